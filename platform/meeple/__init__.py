@@ -1,0 +1,1 @@
+"""The Django project of Meeple Arena: settings, URLs, the Celery wiring."""

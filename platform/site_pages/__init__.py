@@ -1,0 +1,1 @@
+"""The site's public pages: home, games."""

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from site_pages import views
+
+app_name = "site_pages"
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+]
