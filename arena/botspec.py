@@ -1,0 +1,49 @@
+"""Bot specifications as users write them: a path (``.py`` file, folder or ``.zip`` holding
+``main.py``) or ``builtin:NAME`` for one of the game's built-in bots."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from games import registry
+
+BUILTIN_PREFIX = "builtin:"
+
+
+class BotSpecError(ValueError):
+    """A bot specification that names nothing usable."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    text: str
+    builtin: str | None = None
+    path: Path | None = None
+
+    @property
+    def is_builtin(self) -> bool:
+        return self.builtin is not None
+
+
+def parse_bot_spec(text: str, game: str) -> BotSpec:
+    """Check ``text`` for ``game`` without starting anything; raises :class:`BotSpecError`."""
+    if not isinstance(text, str) or not text.strip():
+        raise BotSpecError(f"empty bot specification {text!r}")
+    if text.startswith(BUILTIN_PREFIX):
+        name = text[len(BUILTIN_PREFIX) :]
+        known = registry.bots(game)
+        if name not in known:
+            raise BotSpecError(
+                f"{game} has no built-in bot {name!r} (built-ins: {', '.join(known)})"
+            )
+        return BotSpec(text=text, builtin=name)
+    path = Path(text)
+    if not path.exists():
+        raise BotSpecError(f"bot {text!r}: no such file or folder (or use builtin:NAME)")
+    if path.is_dir():
+        if not (path / "main.py").is_file():
+            raise BotSpecError(f"bot folder {text!r} has no main.py")
+    elif path.suffix not in (".py", ".zip"):
+        raise BotSpecError(f"bot {text!r}: expected a .py file, a folder or a .zip with main.py")
+    return BotSpec(text=text, path=path)

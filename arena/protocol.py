@@ -1,0 +1,169 @@
+"""Bot protocol version 1 (docs: /work/shared/docs/bot-protocol.md): the messages the referee
+writes and the checking of what a bot answers. Pure functions, no I/O."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+PROTOCOL_VERSION = 1
+
+#: A bot's ``log`` text is kept in the replay; longer ones are cut to this many characters.
+MAX_LOG_CHARS = 2000
+
+# Fault kinds, as recorded in the replay (``faults[].kind``).
+TIMEOUT = "timeout"
+CRASH = "crash"
+INVALID_JSON = "invalid_json"
+BAD_ANSWER = "bad_answer"
+ILLEGAL_ACTION = "illegal_action"
+INDEX_OUT_OF_RANGE = "index_out_of_range"
+LINE_TOO_LONG = "line_too_long"
+NO_READY = "no_ready"
+UNSOLICITED = "unsolicited"
+
+FAULT_KINDS = (
+    TIMEOUT,
+    CRASH,
+    INVALID_JSON,
+    BAD_ANSWER,
+    ILLEGAL_ACTION,
+    INDEX_OUT_OF_RANGE,
+    LINE_TOO_LONG,
+    NO_READY,
+    UNSOLICITED,
+)
+
+
+def encode(message: dict[str, Any]) -> str:
+    """One protocol line (without the newline). Compact and ASCII-safe."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+def start_message(
+    game: str,
+    match_id: str,
+    seat: int,
+    players: int,
+    options: dict[str, Any],
+    time: dict[str, int],
+) -> dict[str, Any]:
+    return {
+        "type": "start",
+        "protocol": PROTOCOL_VERSION,
+        "game": game,
+        "match_id": match_id,
+        "seat": seat,
+        "players": players,
+        "options": options,
+        "time": time,
+    }
+
+
+def act_message(
+    turn: int, seat: int, observation: dict[str, Any], legal: list[Any], time_left_ms: int
+) -> dict[str, Any]:
+    return {
+        "type": "act",
+        "turn": turn,
+        "seat": seat,
+        "observation": observation,
+        "legal_actions": legal,
+        "time_left_ms": time_left_ms,
+    }
+
+
+def end_message(result: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "end", "result": result}
+
+
+def _decode_object(line: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(line)
+    except ValueError:  # JSONDecodeError and the odd UnicodeDecodeError
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _short(line: str, limit: int = 120) -> str:
+    return line if len(line) <= limit else line[:limit] + f"... ({len(line)} chars)"
+
+
+@dataclass(frozen=True)
+class Ready:
+    """The checked answer to ``start``: ``fault`` is None when the bot said ready."""
+
+    name: str | None = None
+    fault: str | None = None
+    detail: str = ""
+
+
+def parse_ready(line: str) -> Ready:
+    msg = _decode_object(line)
+    expected = 'expected {"type": "ready"}'
+    if msg is None:
+        return Ready(fault=NO_READY, detail=f"{expected}, got {_short(line)!r} (not a JSON object)")
+    if msg.get("type") != "ready":
+        return Ready(fault=NO_READY, detail=f"{expected}, got {_short(line)!r}")
+    name = msg.get("name")
+    return Ready(name=name[:100] if isinstance(name, str) else None)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The checked answer to ``act``.
+
+    ``stale`` answers (wrong ``turn`` echo) are discarded without a fault; otherwise either
+    ``index`` is the chosen legal action or ``fault`` names what was wrong."""
+
+    index: int | None = None
+    fault: str | None = None
+    detail: str = ""
+    log: str | None = None
+    stale: bool = False
+
+
+def canonical(value: Any) -> str:
+    """JSON values compare by their canonical text: ``true`` is not ``1``, key order is free."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def parse_answer(line: str, legal: list[Any], turn: int) -> Answer:
+    """Check one line against the pending decision ``turn`` with its ``legal`` actions."""
+    msg = _decode_object(line)
+    if msg is None:
+        return Answer(fault=INVALID_JSON, detail=f"not one JSON object: {_short(line)!r}")
+    echoed = msg.get("turn", turn)
+    if echoed != turn or isinstance(echoed, bool):
+        return Answer(stale=True, detail=f"answer for turn {echoed!r}, pending turn {turn}")
+    log = msg.get("log")
+    log = log[:MAX_LOG_CHARS] if isinstance(log, str) else None
+    if "action_index" in msg:
+        index = msg["action_index"]
+        if isinstance(index, bool) or not isinstance(index, int):
+            return Answer(
+                fault=INDEX_OUT_OF_RANGE,
+                log=log,
+                detail=f"action_index must be an integer, got {_short(canonical(index))}",
+            )
+        if not 0 <= index < len(legal):
+            return Answer(
+                fault=INDEX_OUT_OF_RANGE,
+                log=log,
+                detail=f"action_index {index} not in 0..{len(legal) - 1}",
+            )
+        return Answer(index=index, log=log)
+    if "action" in msg:
+        wanted = canonical(msg["action"])
+        for i, action in enumerate(legal):
+            if canonical(action) == wanted:
+                return Answer(index=i, log=log)
+        return Answer(
+            fault=ILLEGAL_ACTION, log=log, detail=f"action {_short(wanted)} is not in legal_actions"
+        )
+    return Answer(
+        fault=BAD_ANSWER,
+        log=log,
+        detail=f'expected "action" or "action_index", got {_short(line)!r}',
+    )

@@ -1,0 +1,369 @@
+"""The referee: runs one match from a game slug, bot specs, a seed, options and time limits.
+
+One bot process per seat for the whole match (started in parallel through a sandbox backend),
+the protocol in bot-protocol.md, the fault rules (default action, fault limit, retirement,
+retired seats ranked last), a cap on decisions so every match ends, and every process it
+started ended again, also on error or interrupt. Bad input raises ``ValueError`` (a
+:class:`games.base.GameError` or :class:`arena.botspec.BotSpecError`) before anything starts;
+after that, platform failures give ``status == "error"``, never an exception, and never a
+lost replay.
+"""
+
+from __future__ import annotations
+
+import time as _time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from arena import protocol as p
+from arena.botspec import BotSpec, parse_bot_spec
+from arena.outcome import ERROR, FINISHED, MatchOutcome, SeatOutcome, final_ranks, seat_status
+from arena.replay import DECISION_CAP, FORMAT, VERSION, state_digest
+from arena.seats import BuiltinSeat, ProgramSeat, Seat
+from games import registry
+from games.base import GameError
+from games.rng import derive_seed
+from sandbox.base import BotCode, Limits, Sandbox, SandboxError
+from sandbox.code import BotCodeError, prepare_bot, release_bot
+
+DEFAULT_MAX_DECISIONS = 50_000
+
+
+@dataclass
+class TimeControl:
+    """Per bot-protocol.md: ``move_ms`` per decision, beyond it a ``bank_ms`` for the whole
+    match, and ``start_ms`` to answer ``start``."""
+
+    start_ms: int = 5000
+    move_ms: int = 1000
+    bank_ms: int = 10000
+
+    def __post_init__(self) -> None:
+        for name in ("start_ms", "move_ms", "bank_ms"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+        if self.move_ms == 0 and self.bank_ms == 0:
+            raise ValueError("move_ms and bank_ms cannot both be 0")
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _resolve_sandbox(sandbox: str | Sandbox | None) -> Sandbox:
+    if isinstance(sandbox, Sandbox):
+        return sandbox
+    try:
+        from sandbox import get_sandbox  # late: the backends may pull in the Docker SDK
+    except ImportError:  # an older sandbox/ without the chooser: only the process backend
+        if sandbox not in (None, "auto", "process"):
+            raise SandboxError(f"sandbox backend {sandbox!r} is not available") from None
+        from sandbox.process import ProcessSandbox
+
+        return ProcessSandbox()
+    return get_sandbox(sandbox)
+
+
+def run_match(
+    game: str,
+    bots: list[str],
+    *,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    time: TimeControl | None = None,
+    sandbox: str | Sandbox | None = None,
+    match_id: str | None = None,
+    limits: Limits | None = None,
+    fault_limit: int = 3,
+    max_decisions: int | None = None,
+) -> MatchOutcome:
+    """Play one match; each bot is a path (``.py``, folder, ``.zip``) or ``builtin:NAME``."""
+    # -- check the input before anything starts ---------------------------------------------
+    g = registry.get_game(game)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise GameError(f"seed must be an integer, got {seed!r}")
+    specs = [parse_bot_spec(b, game) for b in bots]
+    opts = g.check_options(dict(options or {}))
+    state = g.new_game(len(specs), seed, opts)
+    tc = time or TimeControl()
+    if isinstance(fault_limit, bool) or not isinstance(fault_limit, int) or fault_limit < 1:
+        raise ValueError(f"fault_limit must be a positive integer, got {fault_limit!r}")
+    cap = DEFAULT_MAX_DECISIONS if max_decisions is None else max_decisions
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+        raise ValueError(f"max_decisions must be a positive integer, got {max_decisions!r}")
+    match_id = match_id or uuid.uuid4().hex[:16]
+    limits = limits or Limits()
+
+    match = _Match(game, specs, seed, opts, tc, match_id, limits, fault_limit, cap)
+    match.run(state, sandbox)
+    return match.outcome()
+
+
+class _Match:
+    """The state of one running match; ``run`` always leaves no process behind."""
+
+    def __init__(
+        self,
+        game: str,
+        specs: list[BotSpec],
+        seed: int,
+        options: dict[str, Any],
+        tc: TimeControl,
+        match_id: str,
+        limits: Limits,
+        fault_limit: int,
+        cap: int,
+    ) -> None:
+        self.game = game
+        self.specs = specs
+        self.players = len(specs)
+        self.seed = seed
+        self.options = options
+        self.tc = tc
+        self.match_id = match_id
+        self.limits = limits
+        self.fault_limit = fault_limit
+        self.cap = cap
+        self.seats: list[Seat | None] = [None] * self.players
+        self.codes: list[BotCode] = []
+        self.decisions: list[dict[str, Any]] = []
+        self.status = FINISHED
+        self.error: str | None = None
+        self.result: dict[str, Any] = {}
+        self.final_state: str | None = None
+        self.sandbox_name: str | None = None
+        self.started_at = _now()
+        self.t0 = _time.perf_counter()
+        self.logs: list[str] = [""] * self.players
+
+    # -- running -----------------------------------------------------------------------------
+
+    def run(self, state: Any, sandbox: str | Sandbox | None) -> None:
+        try:
+            self._make_builtin_seats()
+            if any(not s.is_builtin for s in self.specs):
+                self._start_programs(sandbox)
+            self._play(state)
+            self._send_end()
+        except BotCodeError:
+            raise  # bad input after all (e.g. a zip without main.py): the caller's error
+        except SandboxError as e:
+            self._fail(f"sandbox: {e}")
+        except Exception as e:  # an engine or built-in bot bug: a system error, not a fault
+            self._fail(f"{type(e).__name__}: {e}")
+        finally:
+            self._close_all()
+
+    def _fail(self, message: str) -> None:
+        self.status = ERROR
+        self.error = message
+
+    def _make_builtin_seats(self) -> None:
+        for i, spec in enumerate(self.specs):
+            if spec.builtin is not None:
+                cls = registry.get_bot(self.game, spec.builtin)
+                # the same seeds as games.simulate.play, so both agree on a match
+                bot = cls(i, self.players, self.options, derive_seed(self.seed, "bot", i))
+                self.seats[i] = BuiltinSeat(i, spec.text, self.fault_limit, bot)
+
+    def _start_programs(self, sandbox: str | Sandbox | None) -> None:
+        todo = [i for i, s in enumerate(self.specs) if s.path is not None]
+        for i in todo:
+            labels = {"match": self.match_id, "seat": str(i)}
+            self.codes.append(prepare_bot(self.specs[i].path, labels=labels))  # type: ignore[arg-type]
+        backend = _resolve_sandbox(sandbox)
+        self.sandbox_name = backend.name
+
+        def start(k: int) -> ProgramSeat:
+            i = todo[k]
+            proc = backend.start(
+                self.codes[k], labels={"match": self.match_id, "seat": str(i)}, limits=self.limits
+            )
+            return ProgramSeat(
+                i,
+                self.specs[i].text,
+                self.fault_limit,
+                proc,
+                move_ms=self.tc.move_ms,
+                bank_ms=self.tc.bank_ms,
+            )
+
+        # Container starts dominate a match's cost: start all seats at once. Collect every
+        # result before raising, so that a failed start leaves no started seat unclosed.
+        first_error: BaseException | None = None
+        with ThreadPoolExecutor(max_workers=len(todo)) as pool:
+            futures = [pool.submit(start, k) for k in range(len(todo))]
+            for f in futures:
+                try:
+                    seat = f.result()
+                    self.seats[seat.seat] = seat
+                except BaseException as e:
+                    first_error = first_error or e
+        if first_error is not None:
+            raise first_error
+        programs = [s for s in self.seats if isinstance(s, ProgramSeat)]
+        for s in programs:
+            s.send(
+                p.start_message(
+                    self.game, self.match_id, s.seat, self.players, self.options, asdict(self.tc)
+                )
+            )
+        sent_at = _time.perf_counter()
+        for s in programs:
+            s.await_ready(sent_at, self.tc.start_ms)
+
+    def _play(self, state: Any) -> None:
+        seats = self.seats
+        decisions = self.decisions
+        turn = 0
+        while not state.is_over():
+            if turn >= self.cap:
+                self._end_by_cap()
+                return
+            seat = state.current_seat()
+            legal = state.legal_actions()
+            player = seats[seat]
+            assert player is not None
+            if player.retired:
+                choice = None
+                index = 0
+            else:
+                choice = player.decide(turn, state.observation(seat), legal)
+                index = choice.index
+            action = legal[index]
+            events = state.apply(action)
+            record: dict[str, Any] = {
+                "turn": turn,
+                "seat": seat,
+                "index": index,
+                "action": action,
+                "ms": 0.0,
+                "events": events,
+            }
+            if choice is None:
+                record["default"] = True
+            else:
+                record["ms"] = round(choice.ms, 3)
+                if choice.default:
+                    record["default"] = True
+                if choice.fault:
+                    record["fault"] = choice.fault
+                if choice.log is not None:
+                    record["log"] = choice.log
+                if choice.stale:
+                    record["stale"] = choice.stale
+            decisions.append(record)
+            turn += 1
+        engine = state.result()
+        self.final_state = state_digest(state)
+        self._set_result(engine.scores, engine.ranks, engine.reason, engine.details)
+
+    def _end_by_cap(self) -> None:
+        # The games carry their own round limits; this is the last resort against an engine
+        # that never ends. No score can be read off an unfinished game: a draw among the
+        # seats still playing.
+        self._set_result([0] * self.players, [1] * self.players, DECISION_CAP, {})
+
+    def _set_result(
+        self, scores: list[Any], game_ranks: list[int], reason: str, details: dict[str, Any]
+    ) -> None:
+        retired = [s is not None and s.retired for s in self.seats]
+        self.result = {
+            "scores": list(scores),
+            "ranks": final_ranks(game_ranks, retired),
+            "game_ranks": list(game_ranks),
+            "reason": reason,
+            "retired": [i for i, r in enumerate(retired) if r],
+        }
+        if details:
+            self.result["details"] = details
+
+    def _send_end(self) -> None:
+        message = p.end_message({k: self.result[k] for k in ("scores", "ranks", "reason")})
+        for s in self.seats:
+            if isinstance(s, ProgramSeat) and not s.retired:
+                s.send(message)
+
+    def _close_all(self) -> None:
+        """End every process (in parallel: each may take its grace period), keep their logs,
+        delete the prepared code. Runs on every exit path, also KeyboardInterrupt."""
+        programs = [s for s in self.seats if isinstance(s, ProgramSeat)]
+        if programs:
+            with ThreadPoolExecutor(max_workers=len(programs)) as pool:
+                list(pool.map(lambda s: s.close(0.5), programs))
+            for s in programs:
+                self.logs[s.seat] = s.logs()
+        if self.codes:
+            for code in self.codes:
+                release_bot(code)
+
+    # -- reporting ---------------------------------------------------------------------------
+
+    def _seat_outcomes(self) -> list[SeatOutcome]:
+        out = []
+        for i, spec in enumerate(self.specs):
+            s = self.seats[i]
+            so = SeatOutcome(bot=spec.text)
+            if s is not None:
+                so.faults = s.faults
+                so.time_ms = s.time_ms
+                so.name = s.name
+                so.retired_turn = s.retired_turn
+                so.status = seat_status(s.faults, s.retired_by)
+            if self.result:
+                so.score = self.result["scores"][i]
+                so.rank = self.result["ranks"][i]
+            out.append(so)
+        return out
+
+    def outcome(self) -> MatchOutcome:
+        seats = self._seat_outcomes()
+        if self.status == ERROR:
+            self.result = {}
+            for so in seats:
+                so.score = so.rank = None
+        replay_seats = []
+        for i, so in enumerate(seats):
+            entry = {"seat": i, **so.to_json(), "builtin": self.specs[i].is_builtin}
+            s = self.seats[i]
+            if isinstance(s, ProgramSeat):
+                entry["ready_ms"] = None if s.ready_ms is None else round(s.ready_ms, 3)
+            replay_seats.append(entry)
+        replay = {
+            "format": FORMAT,
+            "version": VERSION,
+            "protocol": p.PROTOCOL_VERSION,
+            "match_id": self.match_id,
+            "game": self.game,
+            "players": self.players,
+            "options": self.options,
+            "seed": self.seed,
+            "time": asdict(self.tc),
+            "fault_limit": self.fault_limit,
+            "max_decisions": self.cap,
+            "sandbox": self.sandbox_name,
+            "status": self.status,
+            "error": self.error,
+            "seats": replay_seats,
+            "decisions": self.decisions,
+            "result": self.result,
+            "final_state": self.final_state,
+            "logs": self.logs,
+            "started_at": self.started_at,
+            "finished_at": _now(),
+            "duration_ms": round((_time.perf_counter() - self.t0) * 1000, 3),
+        }
+        return MatchOutcome(
+            match_id=self.match_id,
+            game=self.game,
+            seed=self.seed,
+            status=self.status,
+            error=self.error,
+            result=self.result,
+            seats=seats,
+            replay=replay,
+        )
