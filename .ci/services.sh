@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Install and start what the test suite needs: PostgreSQL, Redis and a Docker engine.
+# Idempotent: services already running are left alone. Prints the environment to use.
+set -euo pipefail
+
+log() { printf '[services] %s\n' "$*" >&2; }
+
+need_pkgs=()
+command -v redis-server >/dev/null || need_pkgs+=(redis-server)
+command -v dockerd >/dev/null || need_pkgs+=(docker.io)
+command -v bwrap >/dev/null || need_pkgs+=(bubblewrap)
+command -v pg_ctlcluster >/dev/null || need_pkgs+=(postgresql)
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+  log "installing ${need_pkgs[*]}"
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_pkgs[@]}" >/dev/null
+fi
+
+# PostgreSQL: Debian's cluster, a role and a database for the tests.
+pg_ver=$(ls /etc/postgresql | sort -n | tail -1)
+if ! pg_lsclusters -h | awk '{print $4}' | grep -q online; then
+  log "starting PostgreSQL $pg_ver"
+  pg_ctlcluster "$pg_ver" main start
+fi
+su postgres -c "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='arena'\"" | grep -q 1 ||
+  su postgres -c "psql -qc \"CREATE ROLE arena LOGIN SUPERUSER PASSWORD 'arena'\""
+su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname='arena'\"" | grep -q 1 ||
+  su postgres -c "psql -qc 'CREATE DATABASE arena OWNER arena'"
+
+# Redis on loopback.
+if ! redis-cli -p 6379 ping >/dev/null 2>&1; then
+  log "starting Redis"
+  redis-server --daemonize yes --port 6379 --bind 127.0.0.1 --save '' --appendonly no >/dev/null
+fi
+
+# Docker engine (no systemd here).
+if ! docker info >/dev/null 2>&1; then
+  log "starting dockerd"
+  nohup dockerd >/tmp/dockerd.log 2>&1 &
+  for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
+fi
+docker info >/dev/null 2>&1 || { log "dockerd did not answer; see /tmp/dockerd.log"; exit 1; }
+
+for _ in $(seq 1 40); do redis-cli -p 6379 ping >/dev/null 2>&1 && break; sleep 0.25; done
+log "PostgreSQL: $(su postgres -c 'psql -qtAc "SHOW server_version"')"
+log "Redis: $(redis-cli -p 6379 ping)"
+log "Docker: $(docker version --format '{{.Server.Version}}')"
