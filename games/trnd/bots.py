@@ -59,8 +59,10 @@ class GreedyBot(Bot):
                 continue
             t = market[a["slot"]]
             hand[t] += 1
-            v = max((self._after_discard(hand, d, later, square) for d in C.MATCHES[top]
-                     if hand[d]), default=-math.inf)
+            v = max(
+                (self._after_discard(hand, d, later, square) for d in C.MATCHES[top] if hand[d]),
+                default=-math.inf,
+            )
             hand[t] -= 1
             if v > best_v:
                 best, best_v = i, v
@@ -76,8 +78,9 @@ class GreedyBot(Bot):
         hand[t] = held
         return best
 
-    def draw_value(self, obs: dict[str, JSON], hand: list[int], market: list[int],
-                   later: float, square: bool) -> float:
+    def draw_value(
+        self, obs: dict[str, JSON], hand: list[int], market: list[int], later: float, square: bool
+    ) -> float:
         """Expected value of Action B over the cards this seat has not seen."""
         unseen = [C.COPIES - h for h in hand]
         for t in market:

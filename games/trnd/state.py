@@ -8,8 +8,6 @@ spread over exactly these zones.
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.base import JSON, Action, GameError, GameState, IllegalAction, Result, competition_ranks
 from games.rng import Rng
 from games.trnd import cards as C
@@ -19,16 +17,32 @@ CHOOSE = "choose_action"
 DISCARD = "discard"
 OVER = "over"
 DRAW: dict[str, str] = {"type": "draw"}
-_TAKES: tuple[dict[str, Any], ...] = tuple(
-    {"type": "take", "slot": i} for i in range(C.MARKET_SLOTS)
-)
+_SLOTS = range(C.MARKET_SLOTS)
 
 
 class TrndState(GameState):
     __slots__ = (
-        "deck", "hands", "history", "known", "market", "max_rounds", "n", "out", "phase", "pile",
-        "reason", "rng", "round", "round_points", "seat", "square", "start_seat", "taken_slot",
-        "target", "totals", "turn",
+        "deck",
+        "hands",
+        "history",
+        "known",
+        "market",
+        "max_rounds",
+        "n",
+        "out",
+        "phase",
+        "pile",
+        "reason",
+        "rng",
+        "round",
+        "round_points",
+        "seat",
+        "square",
+        "start_seat",
+        "taken_slot",
+        "target",
+        "totals",
+        "turn",
     )
 
     def __init__(self) -> None:  # filled by ``new`` or ``from_json``
@@ -37,8 +51,7 @@ class TrndState(GameState):
     # ----------------------------------------------------------------- setup
 
     @classmethod
-    def new(cls, players: int, seed: int, target: int, max_rounds: int, square: bool
-            ) -> TrndState:
+    def new(cls, players: int, seed: int, target: int, max_rounds: int, square: bool) -> TrndState:
         s = cls()
         s.n = players
         s.target = target
@@ -77,11 +90,17 @@ class TrndState(GameState):
         self.seat = self.start_seat
         self.phase = CHOOSE
         self.taken_slot = -1
-        return [{
-            "type": "round_start", "round": self.round, "start_seat": self.start_seat,
-            "market": [C.NAMES[t] for t in self.market], "discard_top": C.NAMES[self.pile[-1]],
-            "draw_pile": len(deck), "hand_size": size,
-        }]
+        return [
+            {
+                "type": "round_start",
+                "round": self.round,
+                "start_seat": self.start_seat,
+                "market": [C.NAMES[t] for t in self.market],
+                "discard_top": C.NAMES[self.pile[-1]],
+                "draw_pile": len(deck),
+                "hand_size": size,
+            }
+        ]
 
     # ------------------------------------------------------------- interface
 
@@ -98,12 +117,16 @@ class TrndState(GameState):
     def legal_actions(self) -> list[Action]:
         if self.phase == CHOOSE:
             if can_discard(self.hands[self.seat], self.pile[-1]):
-                return [DRAW, *_TAKES]
-            return [DRAW]
+                # fresh dicts: callers may keep or change what they get
+                return [{"type": "draw"}] + [{"type": "take", "slot": i} for i in _SLOTS]
+            return [{"type": "draw"}]
         if self.phase == DISCARD:
             hand = self.hands[self.seat]
-            return [{"type": "discard", "card": C.NAMES[t], "count": k}
-                    for t in C.MATCHES[self.pile[-1]] for k in range(1, hand[t] + 1)]
+            return [
+                {"type": "discard", "card": C.NAMES[t], "count": k}
+                for t in C.MATCHES[self.pile[-1]]
+                for k in range(1, hand[t] + 1)
+            ]
         return []
 
     def apply(self, action: Action) -> list[dict[str, JSON]]:
@@ -114,29 +137,38 @@ class TrndState(GameState):
                 return self._draw()
             if kind == "take" and len(action) == 2 and type(action.get("slot")) is int:
                 slot = action["slot"]
-                if 0 <= slot < C.MARKET_SLOTS and can_discard(self.hands[self.seat],
-                                                                 self.pile[-1]):
+                if 0 <= slot < C.MARKET_SLOTS and can_discard(self.hands[self.seat], self.pile[-1]):
                     return self._take(slot)
-        elif self.phase == DISCARD:
-            if kind == "discard" and len(action) == 3 and type(action.get("count")) is int:
-                t = C.BY_NAME.get(action.get("card")) if isinstance(action.get("card"), str) \
-                    else None
-                if t is not None and is_legal_discard(self.hands[self.seat], self.pile[-1], t,
-                                                      action["count"]):
-                    return self._discard(t, action["count"])
+        elif self.phase == DISCARD and kind == "discard" and len(action) == 3:
+            card, count = action.get("card"), action.get("count")
+            t = C.BY_NAME.get(card) if isinstance(card, str) else None
+            if (
+                t is not None
+                and type(count) is int
+                and is_legal_discard(self.hands[self.seat], self.pile[-1], t, count)
+            ):
+                return self._discard(t, count)
         raise IllegalAction(self._illegal_message(action))
 
     def _illegal_message(self, action: Action) -> str:
         if self.phase == OVER:
             return f"trnd: the game is over, no action is legal (got {action!r})"
-        if self.phase == CHOOSE and isinstance(action, dict) and action.get("type") == "take" \
-                and not can_discard(self.hands[self.seat], self.pile[-1]):
-            return ("trnd: Action A (take) needs a card in hand that matches the discard top "
-                    f"{C.NAMES[self.pile[-1]]} in colour or style; only draw is legal")
+        if (
+            self.phase == CHOOSE
+            and isinstance(action, dict)
+            and action.get("type") == "take"
+            and not can_discard(self.hands[self.seat], self.pile[-1])
+        ):
+            return (
+                "trnd: Action A (take) needs a card in hand that matches the discard top "
+                f"{C.NAMES[self.pile[-1]]} in colour or style; only draw is legal"
+            )
         legal = self.legal_actions()
         shown = ", ".join(map(str, legal[:10])) + (" ..." if len(legal) > 10 else "")
-        return f"trnd: illegal action {action!r} in phase {self.phase!r} for seat {self.seat}; " \
-               f"legal: {shown}"
+        return (
+            f"trnd: illegal action {action!r} in phase {self.phase!r} for seat {self.seat}; "
+            f"legal: {shown}"
+        )
 
     # --------------------------------------------------------------- moves
 
@@ -159,8 +191,12 @@ class TrndState(GameState):
         self.market[self.taken_slot] = new
         events: list[dict[str, JSON]] = [
             {"type": "discard", "seat": seat, "card": C.NAMES[t], "count": count},
-            {"type": "refill", "slot": self.taken_slot, "card": C.NAMES[new],
-             "draw_pile": len(self.deck)},
+            {
+                "type": "refill",
+                "slot": self.taken_slot,
+                "card": C.NAMES[new],
+                "draw_pile": len(self.deck),
+            },
         ]
         self.taken_slot = -1
         return self._end_turn(events)
@@ -183,12 +219,21 @@ class TrndState(GameState):
             self.out[seat] = [t, count]
             self.round_points[seat] += points
             self.totals[seat] += points
-            events.append({"type": "clear_out", "seat": seat, "card": C.NAMES[t],
-                           "count": count, "points": points, "total": self.totals[seat]})
+            events.append(
+                {
+                    "type": "clear_out",
+                    "seat": seat,
+                    "card": C.NAMES[t],
+                    "count": count,
+                    "points": points,
+                    "total": self.totals[seat],
+                }
+            )
         active = sum(1 for o in self.out if o is None)
         if not self.deck or active <= 1:
-            return self._end_round(events, "draw_pile_empty" if not self.deck
-                                   else "one_player_left")
+            return self._end_round(
+                events, "draw_pile_empty" if not self.deck else "one_player_left"
+            )
         seat = (seat + 1) % n
         while self.out[seat] is not None:
             seat = (seat + 1) % n
@@ -198,8 +243,15 @@ class TrndState(GameState):
 
     def _end_round(self, events: list[dict[str, JSON]], why: str) -> list[dict[str, JSON]]:
         self.history.append(self.round_points)
-        events.append({"type": "round_end", "round": self.round, "reason": why,
-                       "points": list(self.round_points), "totals": list(self.totals)})
+        events.append(
+            {
+                "type": "round_end",
+                "round": self.round,
+                "reason": why,
+                "points": list(self.round_points),
+                "totals": list(self.totals),
+            }
+        )
         if max(self.totals) >= self.target:
             self.reason = "normal"
         elif self.round >= self.max_rounds:
@@ -208,8 +260,9 @@ class TrndState(GameState):
             return events + self._start_round()
         self.phase = OVER
         res = self.result()
-        events.append({"type": "game_end", "reason": self.reason, "scores": res.scores,
-                       "ranks": res.ranks})
+        events.append(
+            {"type": "game_end", "reason": self.reason, "scores": res.scores, "ranks": res.ranks}
+        )
         return events
 
     # -------------------------------------------------------------- results
@@ -221,8 +274,9 @@ class TrndState(GameState):
         # Tie-break: later in the final round's turn order (counted from its start player)
         # ranks higher, so ranks are strict.
         keys = [(self.totals[s], (s - first) % n) for s in range(n)]
-        return Result(list(self.totals), competition_ranks(keys), self.reason,
-                      {"rounds": self.round})
+        return Result(
+            list(self.totals), competition_ranks(keys), self.reason, {"rounds": self.round}
+        )
 
     # ---------------------------------------------------------- observation
 
@@ -244,15 +298,15 @@ class TrndState(GameState):
             "turn": self.turn,
             "hand": {names[t]: k for t, k in enumerate(hand) if k},
             "hand_sizes": [sum(h) for h in self.hands],
-            "known_in_hands": [{names[t]: k for t, k in enumerate(kn) if k}
-                               for kn in self.known],
+            "known_in_hands": [{names[t]: k for t, k in enumerate(kn) if k} for kn in self.known],
             "market": [names[t] if t >= 0 else None for t in self.market],
             "taken_slot": self.taken_slot if self.phase == DISCARD else None,
             "discard_top": names[self.pile[-1]],
             "discard_pile": [names[t] for t in self.pile],
             "draw_pile": len(self.deck),
-            "cleared": [None if o is None else {"card": names[o[0]], "count": o[1]}
-                        for o in self.out],
+            "cleared": [
+                None if o is None else {"card": names[o[0]], "count": o[1]} for o in self.out
+            ],
             "round_points": list(self.round_points),
             "scores": list(self.totals),
             "past_rounds": [list(r) for r in self.history],
@@ -262,15 +316,27 @@ class TrndState(GameState):
 
     def to_json(self) -> dict[str, JSON]:
         return {
-            "game": "trnd", "players": self.n, "target": self.target,
-            "max_rounds": self.max_rounds, "square": self.square, "rng": self.rng.state,
-            "round": self.round, "start_seat": self.start_seat, "seat": self.seat,
-            "phase": self.phase, "taken_slot": self.taken_slot, "turn": self.turn,
-            "reason": self.reason, "deck": list(self.deck), "market": list(self.market),
-            "pile": list(self.pile), "hands": [list(h) for h in self.hands],
+            "game": "trnd",
+            "players": self.n,
+            "target": self.target,
+            "max_rounds": self.max_rounds,
+            "square": self.square,
+            "rng": self.rng.state,
+            "round": self.round,
+            "start_seat": self.start_seat,
+            "seat": self.seat,
+            "phase": self.phase,
+            "taken_slot": self.taken_slot,
+            "turn": self.turn,
+            "reason": self.reason,
+            "deck": list(self.deck),
+            "market": list(self.market),
+            "pile": list(self.pile),
+            "hands": [list(h) for h in self.hands],
             "known": [list(k) for k in self.known],
             "out": [None if o is None else list(o) for o in self.out],
-            "totals": list(self.totals), "round_points": list(self.round_points),
+            "totals": list(self.totals),
+            "round_points": list(self.round_points),
             "history": [list(r) for r in self.history],
         }
 
@@ -310,8 +376,14 @@ class TrndState(GameState):
         problems = []
         if n not in C.DEAL:
             problems.append(f"players must be 3 to 5, got {n}")
-        elif not (len(self.hands) == len(self.known) == len(self.out) == len(self.totals)
-                  == len(self.round_points) == n):
+        elif not (
+            len(self.hands)
+            == len(self.known)
+            == len(self.out)
+            == len(self.totals)
+            == len(self.round_points)
+            == n
+        ):
             problems.append("per-seat lists must have one entry per player")
         elif any(len(h) != 9 for h in self.hands + self.known):
             problems.append("hands must be 9-slot count vectors")
