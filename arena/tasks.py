@@ -20,3 +20,39 @@ def ping(payload: str = "ping") -> dict[str, Any]:
         "host": socket.gethostname(),
         "python": _stdlib_platform.python_version(),
     }
+
+
+@app.task(name="arena.run_match", acks_late=True)
+def run_match(spec: dict[str, Any]) -> dict[str, Any]:
+    """Run one match on this worker and return ``MatchOutcome.to_json(replay=True)``.
+
+    ``spec``: ``{"game", "bots": [path or "builtin:NAME", ...], "seed", "options",
+    "match_id", "time": {"start_ms", "move_ms", "bank_ms"}, "sandbox"}`` (all but game and
+    bots optional). Input the referee refuses comes back as an ``error`` outcome, so the
+    caller always has something to record.
+    """
+    from arena.referee import TimeControl
+    from arena.referee import run_match as referee_run_match
+
+    try:
+        outcome = referee_run_match(
+            spec["game"],
+            list(spec["bots"]),
+            seed=int(spec.get("seed", 0)),
+            options=spec.get("options") or {},
+            time=TimeControl(**spec["time"]) if spec.get("time") else None,
+            sandbox=spec.get("sandbox"),
+            match_id=spec.get("match_id"),
+        )
+    except (ValueError, KeyError, TypeError) as exc:
+        return {
+            "status": "error",
+            "error": f"match refused: {exc}",
+            "game": spec.get("game"),
+            "seed": spec.get("seed"),
+            "match_id": spec.get("match_id"),
+            "seats": [],
+            "result": None,
+            "replay": None,
+        }
+    return outcome.to_json(replay=True)

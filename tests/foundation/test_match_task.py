@@ -1,0 +1,65 @@
+"""The one-task-per-match Celery path: in-process by default, and through Redis to a worker
+process that runs the referee (CI always takes the second path)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+FIRST_LEGAL_BOT = """
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "start":
+        print(json.dumps({"type": "ready", "name": "first-legal"}), flush=True)
+    elif msg["type"] == "act":
+        print(json.dumps({"action_index": 0, "turn": msg["turn"]}), flush=True)
+    elif msg["type"] == "end":
+        break
+"""
+
+
+def test_match_task_in_process_with_builtin_bots() -> None:
+    from arena.tasks import run_match
+
+    spec = {"game": "tri-area", "bots": ["builtin:random"] * 4, "seed": 11, "match_id": "t-eager"}
+    out = run_match.apply(args=(spec,)).get()
+    assert out["status"] == "finished", out["error"]
+    assert out["match_id"] == "t-eager"
+    assert sorted(s["rank"] for s in out["seats"])[0] == 1
+    assert out["replay"]["seed"] == 11
+
+
+def test_match_task_refuses_bad_input_as_an_error_outcome() -> None:
+    from arena.tasks import run_match
+
+    out = run_match.apply(args=({"game": "chess", "bots": ["builtin:random"]},)).get()
+    assert out["status"] == "error"
+    assert "unknown game 'chess'" in out["error"]
+
+
+@pytest.mark.redis
+def test_match_task_through_redis_runs_a_program_bot_on_a_worker(
+    tmp_path: Path, redis_url: str, celery_worker_process: subprocess.Popen[bytes]
+) -> None:
+    from arena.celery_app import app
+    from arena.tasks import run_match
+
+    bot = tmp_path / "first_legal.py"
+    bot.write_text(FIRST_LEGAL_BOT)
+    conf = app.conf
+    saved = (conf.broker_url, conf.result_backend, conf.task_always_eager)
+    conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
+    try:
+        spec = {"game": "trnd", "bots": [str(bot), "builtin:random", "builtin:random"],
+                "seed": 5, "options": {"max_rounds": 2}, "sandbox": "process",
+                "time": {"start_ms": 10000, "move_ms": 2000, "bank_ms": 10000}}
+        out = run_match.delay(spec).get(timeout=180)
+    finally:
+        conf.update(broker_url=saved[0], result_backend=saved[1], task_always_eager=saved[2])
+    assert out["status"] == "finished", out["error"]
+    assert out["seats"][0]["status"] == "ok", out["seats"][0]
+    assert out["seats"][0]["faults"] == []
+    assert len(out["replay"]["decisions"]) > 0
