@@ -78,7 +78,7 @@ def main() -> None:
     for slug, hero, players, share, low, high in rows:
         table.add_row(slug, hero, str(players), f"{share:.1%}", f"{low:.1%} - {high:.1%}",
                       f"{1 / players:.0%}")
-    Console().print(table)
+    Console(width=130).print(table)
     if args.markdown:
         print("| game | bot | players | first places | 95% interval |")
         print("|---|---|---:|---:|---|")

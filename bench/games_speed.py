@@ -72,7 +72,7 @@ def main() -> None:
         table.add_row(slug, str(players), str(m["games"]), f"{m['games_per_s']:.1f}",
                       f"{m['decisions_per_game']:.0f}", f"{m['us_per_decision']:.1f}",
                       f"{m['us_observation']:.1f}")
-    Console().print(table)
+    Console(width=130).print(table)
     if args.markdown:
         print("| game | players | games/s | decisions/game | µs/decision | of which observation µs |")
         print("|---|---:|---:|---:|---:|---:|")
