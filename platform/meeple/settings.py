@@ -43,6 +43,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     # Meeple Arena's apps, one per domain (platform/<app>/).
     "site_pages",
+    "catalog",
+    "bots",
+    "matches",
+    "competitions",
+    "accounts",
 ]
 
 MIDDLEWARE = [

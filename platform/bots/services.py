@@ -1,0 +1,85 @@
+"""Writing bots: creating them, storing uploaded versions, registering the built-ins."""
+
+from __future__ import annotations
+
+import hashlib
+
+from catalog.models import Game
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from bots.models import Bot, BotVersion
+from bots.validation import validate_bot_file
+
+#: The system account that owns every built-in bot.
+SYSTEM_USERNAME = "arena"
+
+
+def system_user() -> AbstractBaseUser:
+    """The ``arena`` user (created without a usable password on first use)."""
+    user_model = get_user_model()
+    user, created = user_model.objects.get_or_create(username=SYSTEM_USERNAME)
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def create_bot(*, owner: AbstractBaseUser, game: Game, name: str, description: str = "") -> Bot:
+    """A new (empty) bot; a clear ValidationError when the owner already has that name."""
+    name = name.strip()
+    if not name:
+        raise ValidationError("A bot needs a name.")
+    if not game.is_active:
+        raise ValidationError(f"{game.name} is not open for new bots.")
+    try:
+        with transaction.atomic():
+            return Bot.objects.create(owner=owner, game=game, name=name, description=description)
+    except IntegrityError as exc:
+        raise ValidationError(f"You already have a bot named {name!r} for {game.name}.") from exc
+
+
+@transaction.atomic
+def upload_version(*, bot: Bot, filename: str, data: bytes) -> BotVersion:
+    """Validate and store a new version of ``bot`` (number = last + 1)."""
+    if bot.is_builtin:
+        raise ValidationError("Built-in bots cannot receive uploads.")
+    kind = validate_bot_file(filename, data, settings.ARENA_UPLOAD_MAX_BYTES)
+    # Lock the bot so that two uploads at once cannot take the same number.
+    Bot.objects.select_for_update().filter(pk=bot.pk).first()
+    number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+    version = BotVersion(
+        bot=bot,
+        number=number,
+        sha256=hashlib.sha256(data).hexdigest(),
+        size_bytes=len(data),
+    )
+    version.code.save(f"main.{kind}" if kind == "py" else "bot.zip", ContentFile(data), save=False)
+    version.save()
+    return version
+
+
+@transaction.atomic
+def ensure_builtin_bot(*, game: Game, builtin_name: str) -> Bot:
+    """The system user's bot for one built-in (created once; version 1 names the built-in)."""
+    bot, _ = Bot.objects.get_or_create(
+        owner=system_user(),
+        game=game,
+        name=builtin_name,
+        defaults={
+            "is_builtin": True,
+            "description": f"The built-in {builtin_name!r} bot shipped with {game.name}.",
+        },
+    )
+    if not bot.versions.exists():
+        BotVersion.objects.create(bot=bot, number=1, builtin_name=builtin_name)
+    return bot
+
+
+def ensure_builtin_bots(game: Game) -> list[Bot]:
+    return [ensure_builtin_bot(game=game, builtin_name=n) for n in game.builtin_bots]

@@ -1,0 +1,1 @@
+"""The games the site hosts, mirrored from ``games.registry`` into the database."""

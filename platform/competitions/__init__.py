@@ -1,0 +1,1 @@
+"""Tournaments, leagues and ratings."""

@@ -1,0 +1,24 @@
+from django.contrib import admin
+
+from competitions.models import League, Rating, Tournament
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "organiser", "status", "players_per_match", "created_at")
+    list_filter = ("status", "game")
+    search_fields = ("name",)
+    filter_horizontal = ("entrants",)
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "every_hours", "is_active", "rounds_played", "last_run_at")
+    list_filter = ("is_active", "game")
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ("bot", "game", "elo", "mu", "sigma", "ordinal", "matches_played", "provisional")
+    list_filter = ("game", "provisional")
+    search_fields = ("bot__name",)

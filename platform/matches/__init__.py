@@ -1,0 +1,1 @@
+"""Matches: their seats, their outcomes and replays, and running them through Celery."""

@@ -1,0 +1,26 @@
+from django.contrib import admin
+
+from matches.models import Match, MatchSeat
+
+
+class MatchSeatInline(admin.TabularInline):
+    model = MatchSeat
+    extra = 0
+    raw_id_fields = ("bot_version",)
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "status", "tournament", "seed", "created_at", "duration_ms")
+    list_filter = ("status", "game")
+    search_fields = ("id", "error")
+    raw_id_fields = ("tournament", "league")
+    readonly_fields = ("created_at", "started_at", "finished_at", "task_id")
+    inlines = [MatchSeatInline]
+
+
+@admin.register(MatchSeat)
+class MatchSeatAdmin(admin.ModelAdmin):
+    list_display = ("match", "seat", "bot_version", "score", "rank", "status", "time_ms")
+    list_filter = ("status",)
+    raw_id_fields = ("match", "bot_version")

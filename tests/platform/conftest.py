@@ -1,0 +1,80 @@
+"""Fixtures for the platform's tests: real database rows, uploads in a temporary MEDIA_ROOT."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Any
+
+import pytest
+from bots.models import Bot, BotVersion
+from bots.services import ensure_builtin_bots
+from catalog.models import Game
+from catalog.services import sync_games
+from django.contrib.auth import get_user_model
+
+BOT_SOURCE = b"""import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "start":
+        print(json.dumps({"type": "ready"}), flush=True)
+    elif msg["type"] == "act":
+        print(json.dumps({"action_index": 0, "turn": msg["turn"]}), flush=True)
+    else:
+        break
+"""
+
+
+def make_zip(files: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def _media_root(settings: Any, tmp_path: Any) -> None:
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture
+def games(db: None) -> dict[str, Game]:
+    return {g.slug: g for g in sync_games()}
+
+
+@pytest.fixture
+def trnd(games: dict[str, Game]) -> Game:
+    return games["trnd"]
+
+
+@pytest.fixture
+def builtin_versions(trnd: Game) -> list[BotVersion]:
+    """The trnd built-ins (random, greedy) plus a second random-playing entry, as versions."""
+    bots = ensure_builtin_bots(trnd)
+    return [b.latest_version() for b in bots]
+
+
+@pytest.fixture
+def user(db: None) -> Any:
+    return get_user_model().objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.fixture
+def other_user(db: None) -> Any:
+    return get_user_model().objects.create_user("bob", password="pw-bob-123")
+
+
+@pytest.fixture
+def user_bot(user: Any, trnd: Game) -> Bot:
+    return Bot.objects.create(owner=user, game=trnd, name="first-legal")
+
+
+@pytest.fixture
+def three_versions(builtin_versions: list[BotVersion]) -> list[BotVersion]:
+    """Three distinct bots for a 3-seat trnd match: the two built-ins and a second random."""
+    from bots.services import create_bot
+
+    owner = builtin_versions[0].bot.owner
+    extra = create_bot(owner=owner, game=builtin_versions[0].bot.game, name="random-2")
+    return [*builtin_versions, extra.versions.create(number=1, builtin_name="random")]

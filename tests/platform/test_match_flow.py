@@ -1,0 +1,108 @@
+"""A real match of built-in bots through the Celery chain (eager mode), its recording and
+rating; error outcomes are stored and never rated."""
+
+from __future__ import annotations
+
+import pytest
+from competitions.models import Rating
+from django.core.exceptions import ValidationError
+from matches.models import Match, MatchStatus
+from matches.services import create_match, dispatch_match, match_spec, record_outcome
+
+
+def test_builtin_match_runs_through_celery_and_is_rated(trnd, three_versions) -> None:
+    match = create_match(game=trnd, versions=three_versions, seed=3)
+    assert match.status == MatchStatus.QUEUED
+    match = dispatch_match(match)
+
+    assert match.status == MatchStatus.FINISHED, match.error
+    assert match.task_id
+    assert match.replay["format"] == "meeple-arena-replay"
+    assert match.replay["decisions"], "the replay holds the decisions"
+    seats = list(match.seats.order_by("seat"))
+    assert sorted(s.rank for s in seats)[0] == 1
+    assert [s.score for s in seats] == match.result["scores"]
+    assert all(s.status == "ok" and s.elo_before == 1500.0 for s in seats)
+    assert sum(s.elo_after - s.elo_before for s in seats) == pytest.approx(0, abs=1e-9)
+    winner = min(seats, key=lambda s: s.rank)
+    assert winner.elo_after > winner.elo_before
+    ratings = Rating.objects.filter(game=trnd)
+    assert ratings.count() == 3
+    assert all(r.matches_played == 1 and r.provisional for r in ratings)
+    assert Rating.objects.get(bot=winner.bot_version.bot).mu > 25.0
+
+
+def test_spec_names_runner_paths(trnd, builtin_versions, user_bot) -> None:
+    from bots.services import upload_version
+
+    from .conftest import BOT_SOURCE
+
+    v = upload_version(bot=user_bot, filename="main.py", data=BOT_SOURCE)
+    match = create_match(
+        game=trnd, versions=[*builtin_versions, v], seed=7, options={"target_score": 50}
+    )
+    spec = match_spec(match)
+    assert spec["game"] == "trnd" and spec["seed"] == 7
+    assert spec["bots"][:2] == ["builtin:random", "builtin:greedy"]
+    assert spec["bots"][2].endswith(".py")
+    assert spec["match_id"] == str(match.pk)
+    assert spec["options"] == {"target_score": 50}
+    assert set(spec["time"]) == {"start_ms", "move_ms", "bank_ms"}
+
+
+def test_error_outcome_is_stored_and_not_rated(trnd, three_versions) -> None:
+    match = create_match(game=trnd, versions=three_versions)
+    record_outcome(
+        match.pk,
+        {
+            "status": "error",
+            "error": "sandbox could not start",
+            "seats": [],
+            "result": None,
+            "replay": None,
+        },
+    )
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ERROR
+    assert "sandbox could not start" in match.error
+    assert not Rating.objects.exists()
+    assert all(s.elo_after is None for s in match.seats.all())
+    # A late duplicate delivery leaves the match as it is.
+    record_outcome(match.pk, {"status": "finished", "seats": []})
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.ERROR
+
+
+def test_malformed_outcome_becomes_error(trnd, builtin_versions) -> None:
+    match = create_match(game=trnd, versions=[*builtin_versions, builtin_versions[0]])
+    record_outcome(match.pk, {"status": "finished", "seats": [{"rank": 1}], "result": {}})
+    match.refresh_from_db()
+    assert match.status == MatchStatus.ERROR and "1 seats for 3" in match.error
+
+
+def test_dispatch_of_refused_match_marks_error(trnd, three_versions) -> None:
+    # Options the engine refuses (changed after creation): the referee's task returns an
+    # error outcome, recorded as such and never rated.
+    match = create_match(game=trnd, versions=three_versions)
+    Match.objects.filter(pk=match.pk).update(options={"no_such_option": 1})
+    match.refresh_from_db()
+    match = dispatch_match(match)
+    assert match.status == MatchStatus.ERROR
+    assert "no_such_option" in match.error
+    assert not Rating.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("count", "options", "message"),
+    [(2, {}, "3–5 players, not 2"), (3, {"bogus": 1}, "unknown option")],
+)
+def test_create_match_validates(trnd, builtin_versions, count, options, message) -> None:
+    versions = (builtin_versions * 3)[:count]
+    with pytest.raises(ValidationError, match=message):
+        create_match(game=trnd, versions=versions, options=options)
+
+
+def test_one_bot_in_two_seats_is_recorded_but_not_rated(trnd, builtin_versions) -> None:
+    match = create_match(game=trnd, versions=[*builtin_versions, builtin_versions[0]], seed=1)
+    match = dispatch_match(match)
+    assert match.status == MatchStatus.FINISHED
+    assert not Rating.objects.exists()
