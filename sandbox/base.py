@@ -51,6 +51,8 @@ class BotCode:
     root: Path
     entry: str = "main.py"
     labels: dict[str, str] = field(default_factory=dict)
+    #: True for a copy made by ``sandbox.code.prepare_bot``: ``release_bot`` deletes it.
+    temporary: bool = False
 
 
 class BotProcess(ABC):

@@ -1,0 +1,158 @@
+"""Turning an uploaded bot (a ``.py`` file, a folder or a ``.zip`` with ``main.py``) into a
+:class:`BotCode`: a fresh, world-readable copy in its own directory.
+
+We always copy: the sandbox then runs a snapshot the uploader cannot change mid-match, and the
+copy is readable by the unprivileged user bots run as (a Docker container's ``nobody`` or the
+process backend's pool user). Call :func:`release_bot` when the match is over.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import tempfile
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from sandbox.base import BotCode
+
+MAX_CODE_BYTES = 32 * 1024 * 1024  # all files of one bot, uncompressed
+MAX_FILES = 2000
+ENTRY = "main.py"
+
+
+class BotCodeError(ValueError):
+    """The uploaded bot cannot be used; the message says why, for the uploader."""
+
+
+def bot_dir_base() -> Path:
+    """Where prepared bots live. ``ARENA_BOT_DIR`` overrides it: with Docker through a mounted
+    socket, it must be a path the engine's host sees at the same place."""
+    base = os.environ.get("ARENA_BOT_DIR") or os.path.join(tempfile.gettempdir(), "meeple-bots")
+    path = Path(base)
+    path.mkdir(parents=True, exist_ok=True)
+    os.chmod(path, 0o755)  # nosec: bots' own users must traverse it; contents are per-bot dirs
+    return path
+
+
+def prepare_bot(path: str | os.PathLike[str], *, labels: dict[str, str] | None = None) -> BotCode:
+    """Copy the bot at ``path`` into a fresh directory holding ``main.py``. Raises
+    :class:`BotCodeError` with a clear message on bad input."""
+    src = Path(path)
+    if not src.exists():
+        raise BotCodeError(f"bot not found: {src}")
+    dest = Path(tempfile.mkdtemp(prefix="bot-", dir=bot_dir_base()))
+    try:
+        if src.is_dir():
+            _copy_folder(src, dest)
+        elif src.suffix == ".py":
+            _check_size(src.stat().st_size, 1)
+            shutil.copyfile(src, dest / ENTRY)
+        elif src.suffix == ".zip":
+            _extract_zip(src, dest)
+        else:
+            raise BotCodeError(
+                f"{src.name}: a bot is a .py file, a folder with {ENTRY}, or a .zip with {ENTRY}"
+            )
+        root = _find_root(dest, src)
+        _make_readable(dest)
+    except BaseException:
+        shutil.rmtree(dest, ignore_errors=True)
+        raise
+    return BotCode(root=root, entry=ENTRY, labels=dict(labels or {}), temporary=True)
+
+
+def release_bot(code: BotCode) -> None:
+    """Delete a prepared bot's copy (only copies made by :func:`prepare_bot`)."""
+    if not code.temporary:
+        return
+    base = bot_dir_base().resolve()
+    top = code.root.resolve()
+    while top.parent != base and top.parent != top:
+        top = top.parent
+    if top.parent == base:
+        shutil.rmtree(top, ignore_errors=True)
+
+
+def _check_size(total: int, count: int) -> None:
+    if total > MAX_CODE_BYTES:
+        raise BotCodeError(f"bot too large: over {MAX_CODE_BYTES // (1024 * 1024)} MB unpacked")
+    if count > MAX_FILES:
+        raise BotCodeError(f"bot has too many files: over {MAX_FILES}")
+
+
+def _copy_folder(src: Path, dest: Path) -> None:
+    # Regular files only: symlinks and devices are skipped, so a link cannot pull in host files.
+    total = count = 0
+    for dirpath, dirnames, filenames in os.walk(src, followlinks=False):
+        rel = Path(dirpath).relative_to(src)
+        dirnames[:] = [d for d in dirnames if d not in {"__pycache__", ".git"}]
+        for name in filenames:
+            f = Path(dirpath) / name
+            st = f.lstat()
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            total += st.st_size
+            count += 1
+            _check_size(total, count)
+            (dest / rel).mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(f, dest / rel / name)
+
+
+def _safe_member_path(name: str) -> PurePosixPath | None:
+    """The member's relative path, or None for a directory entry. Raises on zip-slip."""
+    if "\\" in name or "\x00" in name:
+        raise BotCodeError(f"zip member with a bad name: {name!r}")
+    p = PurePosixPath(name)
+    if p.is_absolute() or ".." in p.parts or (p.parts and ":" in p.parts[0]):
+        raise BotCodeError(f"zip member outside the bot folder: {name!r}")
+    if name.endswith("/"):
+        return None
+    return p
+
+
+def _extract_zip(src: Path, dest: Path) -> None:
+    try:
+        zf = zipfile.ZipFile(src)
+    except (zipfile.BadZipFile, OSError) as e:
+        raise BotCodeError(f"{src.name}: not a valid zip file ({e})") from None
+    with zf:
+        infos = zf.infolist()
+        _check_size(sum(i.file_size for i in infos), len(infos))
+        written = 0
+        for info in infos:
+            rel = _safe_member_path(info.filename)
+            if rel is None or rel.parts[0] in {"__MACOSX"}:
+                continue
+            mode = info.external_attr >> 16
+            if stat.S_IFMT(mode) not in (0, stat.S_IFREG):
+                raise BotCodeError(f"zip member is not a regular file: {info.filename!r}")
+            target = dest.joinpath(*rel.parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            # Count real bytes as they come: the sizes in a zip's headers can lie.
+            try:
+                with zf.open(info) as fin, open(target, "wb") as fout:
+                    while chunk := fin.read(1 << 16):
+                        written += len(chunk)
+                        _check_size(written, 1)
+                        fout.write(chunk)
+            except (zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, OSError) as e:
+                raise BotCodeError(f"{src.name}: cannot extract {info.filename!r} ({e})") from None
+
+
+def _find_root(dest: Path, src: Path) -> Path:
+    if (dest / ENTRY).is_file():
+        return dest
+    # A zip of a folder holds one top-level folder: accept main.py inside it.
+    entries = [p for p in dest.iterdir()]
+    if len(entries) == 1 and entries[0].is_dir() and (entries[0] / ENTRY).is_file():
+        return entries[0]
+    raise BotCodeError(f"{src.name}: no {ENTRY} at the top of the bot")
+
+
+def _make_readable(dest: Path) -> None:
+    for dirpath, _dirnames, filenames in os.walk(dest):
+        os.chmod(dirpath, 0o755)
+        for name in filenames:
+            os.chmod(os.path.join(dirpath, name), 0o644)
