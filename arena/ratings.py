@@ -7,8 +7,12 @@ Three layers, each usable alone:
   decided by the finishing order (equal ranks are a draw) with K divided by the number of
   opponents, so one match moves a seat by at most K whatever the table size, and the updates sum
   to zero. :func:`elo_period` is the textbook update over several games at once.
-* **OpenSkill** for one match: :func:`openskill_match` (Plackett-Luce, the ``openskill``
-  library's defaults) takes :class:`Skill` values and ranks, ties allowed.
+* **OpenSkill** for one match: :func:`openskill_match` (the ``openskill`` library's
+  Bradley-Terry "full pairing" model with its defaults) takes :class:`Skill` values and ranks,
+  ties allowed. Not Plackett-Luce: in openskill 6.2 its tie handling is wrong with more than one
+  group (ranks [1, 1, 3, 4] give third place the winners' mu; openskill.py issues #155 and #201),
+  while Bradley-Terry full compares every pair, treats a tie as a draw (like our Elo), and is
+  identical to Plackett-Luce for two seats.
 * **Standings**: :func:`standings` folds a chronological list of :class:`MatchRecord` into one
   :class:`Standing` row per bot (matches, wins, average rank and score, faults, Elo, OpenSkill
   mu/sigma/ordinal, provisional flag). :func:`update_standings` does one match, for callers that
@@ -41,7 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
 #: Elo of a bot that has never played, and the default K factor (FIDE's for new players).
 DEFAULT_ELO = 1500.0
@@ -62,9 +66,9 @@ MATCH_OK = "ok"
 MATCH_ERROR = "error"
 MATCH_STATUSES = frozenset({MATCH_OK, "finished", MATCH_ERROR})
 
-# One shared model: its settings are the library defaults (tau adds a little uncertainty per
-# match so ratings can follow bots that improve).
-_MODEL = PlackettLuce()
+#: The OpenSkill model used everywhere, with the library's defaults (its tau adds a little
+#: uncertainty per match so that ratings can follow bots that improve).
+OPENSKILL_MODEL = BradleyTerryFull()
 
 
 class RatingError(ValueError):
@@ -136,8 +140,8 @@ def openskill_match(skills: Sequence[Skill], ranks: Sequence[int]) -> list[Skill
     _check_ranks(ranks, len(skills))
     if len(skills) < 2:
         return list(skills)
-    teams = [[_MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
-    rated = _MODEL.rate(teams, ranks=[float(r) for r in ranks])
+    teams = [[OPENSKILL_MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
+    rated = OPENSKILL_MODEL.rate(teams, ranks=[float(r) for r in ranks])
     return [Skill(team[0].mu, team[0].sigma) for team in rated]
 
 
