@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from games.tri_area.meeting import adopt
 from games.tri_area.rounds import SEATS
 from games.tri_area.state import TriAreaState
