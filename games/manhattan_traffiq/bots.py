@@ -58,7 +58,9 @@ class _View:
         for road in roads_through(tiles or self.board.tiles, node).values():
             for s in cmp.losers(self.vehicles, road, self.players, self.seat):
                 gain += sum(
-                    POINTS[k] for n in road if (v := self.vehicles.get(n)) and v[0] == s
+                    POINTS[k]
+                    for n in road
+                    if (v := self.vehicles.get(n)) and v[0] == s
                     for k in (v[1],)
                 )
         return gain * self.rival_weight
@@ -70,8 +72,9 @@ class _View:
         finally:
             del self.vehicles[node]
 
-    def best_kind(self, node: Node, supply: list[int], tiles: dict[Cell, str] | None = None
-                  ) -> tuple[float, int]:
+    def best_kind(
+        self, node: Node, supply: list[int], tiles: dict[Cell, str] | None = None
+    ) -> tuple[float, int]:
         """(value, kind index) of the best vehicle for node; (0, -1) with an empty supply."""
         best = (0.0, -1)
         for idx, kind in ((1, "truck"), (0, "taxi")):
@@ -81,8 +84,9 @@ class _View:
                     best = (v, idx)
         return best
 
-    def placement_value(self, x: int, y: int, edges: str, second_left: bool,
-                        rest: list[str]) -> float:
+    def placement_value(
+        self, x: int, y: int, edges: str, second_left: bool, rest: list[str]
+    ) -> float:
         tiles = self.board.tiles
         cell = (x, y)
         tiles[cell] = edges
@@ -111,8 +115,9 @@ class _View:
         rest = list(self.hand)
         if pattern in rest:
             rest.remove(pattern)
-        second = self.used["placed"] + 1 < MAX_PLACEMENTS and \
-            self.used["actions"] + 1 < ACTIONS_PER_TURN
+        second = (
+            self.used["placed"] + 1 < MAX_PLACEMENTS and self.used["actions"] + 1 < ACTIONS_PER_TURN
+        )
         best = -1e9
         rots = distinct_rotations(pattern)
         for cell in self.board.sorted_frontier():
@@ -168,19 +173,26 @@ class GreedyBot(Bot):
             return _index(legal_actions, lambda a: a["kind"] == want)
         if phase == "place_where":
             tile = observation["pending"]["tile"]
-            second = view.used["placed"] < MAX_PLACEMENTS and \
-                view.used["actions"] < ACTIONS_PER_TURN
+            second = (
+                view.used["placed"] < MAX_PLACEMENTS and view.used["actions"] < ACTIONS_PER_TURN
+            )
             scores = []
             for a in legal_actions:
                 from games.manhattan_traffiq.components import rotate
 
-                scores.append(view.placement_value(a["x"], a["y"], rotate(tile, a["rot"]),
-                                                   second, view.hand))
+                scores.append(
+                    view.placement_value(a["x"], a["y"], rotate(tile, a["rot"]), second, view.hand)
+                )
             return _argmax(scores, self)
         if phase == "taxi_to":
             start = tuple(observation["pending"]["taxi"])
-            return _argmax([view.ride_value(start, tuple(a["to"]))  # type: ignore[arg-type]
-                            for a in legal_actions], self)
+            return _argmax(
+                [
+                    view.ride_value(start, tuple(a["to"]))  # type: ignore[arg-type]
+                    for a in legal_actions
+                ],
+                self,
+            )
         return self._top_level(view, legal_actions)
 
     def _top_level(self, view: _View, legal: list[Action]) -> int:
@@ -193,16 +205,17 @@ class GreedyBot(Bot):
                 scores.append(view.ride_value(tuple(a["from"]), tuple(a["to"])))  # type: ignore[arg-type]
             elif t == "taxi":
                 start = tuple(a["from"])
-                targets = taxi_targets(view.board.tiles, view.vehicles, view.board.spots,
-                                       start)  # type: ignore[arg-type]
+                targets = taxi_targets(view.board.tiles, view.vehicles, view.board.spots, start)  # type: ignore[arg-type]
                 scores.append(max(view.ride_value(start, n) for n in targets))  # type: ignore[arg-type]
             elif t == "draw":
                 scores.append(0.05)  # better than a move that gains nothing
             else:  # end_turn
                 scores.append(0.0)
         # Rides that gain nothing are worth nothing.
-        scores = [s if legal[i]["type"] != "taxi" and legal[i]["type"] != "truck" or s > 0
-                  else -0.01 for i, s in enumerate(scores)]
+        scores = [
+            s if (legal[i]["type"] != "taxi" and legal[i]["type"] != "truck") or s > 0 else -0.01
+            for i, s in enumerate(scores)
+        ]
         return _argmax(scores, self)
 
 

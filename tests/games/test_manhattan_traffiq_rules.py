@@ -90,7 +90,7 @@ def test_tile_must_match_one_neighbour_in_some_rotations() -> None:
 
 
 def test_tile_must_match_two_neighbours() -> None:
-    s = make(tiles=grid(2, 2) + [[2, 0, "RRRR", 0]], hands=[["RRBB"], []])
+    s = make(tiles=[*grid(2, 2), [2, 0, "RRRR", 0]], hands=[["RRBB"], []])
     s.apply({"type": "place", "tile": "RRBB"})
     at = [a["rot"] for a in s.legal_actions() if (a["x"], a["y"]) == (2, 1)]
     assert at == [0]  # north must be red (under RRRR), west beige (beside the start block)
@@ -126,7 +126,7 @@ def test_placing_a_tile_not_in_hand_is_illegal() -> None:
 
 
 def test_completed_square_offers_taxi_truck_or_nothing() -> None:
-    s = make(tiles=grid(2, 2) + [[2, 0, "BBBB", 0]], hands=[["BBBB"], []])
+    s = make(tiles=[*grid(2, 2), [2, 0, "BBBB", 0]], hands=[["BBBB"], []])
     events = place(s, "BBBB", 2, 1)
     assert events[-1]["completed"] == [[2, 1]]
     assert s.observation(0)["phase"] == "vehicle"
@@ -139,7 +139,7 @@ def test_completed_square_offers_taxi_truck_or_nothing() -> None:
 
 
 def test_vehicle_may_be_declined_and_kinds_follow_supply() -> None:
-    s = make(tiles=grid(2, 2) + [[2, 0, "BBBB", 0]], hands=[["BBBB"], []], supply=[[0, 2], [8, 3]])
+    s = make(tiles=[*grid(2, 2), [2, 0, "BBBB", 0]], hands=[["BBBB"], []], supply=[[0, 2], [8, 3]])
     place(s, "BBBB", 2, 1)
     assert [a["kind"] for a in s.legal_actions()] == ["truck", "none"]
     s.apply({"type": "vehicle", "node": [2, 1], "kind": "none"})
@@ -340,7 +340,7 @@ def test_street_corner_has_one_road() -> None:
 
 def test_removed_vehicles_can_be_placed_again() -> None:
     s = make(
-        tiles=grid(4, 2) + [[4, 0, "BBBB", 0]],
+        tiles=[*grid(4, 2), [4, 0, "BBBB", 0]],
         vehicles=[[1, 1, 0, "truck"], [3, 1, 1, "taxi"]],
         hands=[["BBBB"], ["BBBB"]],
         supply=[[8, 2], [0, 3]],
@@ -355,7 +355,7 @@ def test_removed_vehicles_can_be_placed_again() -> None:
 
 def test_placed_vehicle_competes_too() -> None:
     s = make(
-        tiles=grid(4, 2) + [[4, 0, "BBBB", 0]], vehicles=[[3, 1, 1, "taxi"]], hands=[["BBBB"], []]
+        tiles=[*grid(4, 2), [4, 0, "BBBB", 0]], vehicles=[[3, 1, 1, "taxi"]], hands=[["BBBB"], []]
     )
     place(s, "BBBB", 4, 1)
     s.apply({"type": "vehicle", "node": [4, 1], "kind": "truck"})
@@ -369,7 +369,7 @@ def test_placed_vehicle_competes_too() -> None:
 
 def test_all_vehicles_on_the_map_wins_at_once() -> None:
     s = make(
-        tiles=grid(2, 2) + [[2, 0, "BBBB", 0]],
+        tiles=[*grid(2, 2), [2, 0, "BBBB", 0]],
         hands=[["BBBB"], []],
         supply=[[0, 1], [5, 0]],
         vehicles=[[1, 1, 1, "truck"], [0, 5, 1, "truck"]],
@@ -385,7 +385,7 @@ def test_all_vehicles_on_the_map_wins_at_once() -> None:
 
 def test_no_immediate_win_when_option_off() -> None:
     s = make(
-        tiles=grid(2, 2) + [[2, 0, "BBBB", 0]],
+        tiles=[*grid(2, 2), [2, 0, "BBBB", 0]],
         hands=[["BBBB"], []],
         supply=[[0, 1], [5, 0]],
         immediate_win=False,
