@@ -35,6 +35,9 @@ class Tournament(models.Model):
     players_per_match = models.PositiveSmallIntegerField(default=2)
     #: How many matches each group of entrants plays (seats rotate between them).
     games_per_pairing = models.PositiveSmallIntegerField(default=1)
+    #: Stop scheduling after this many matches (None: the whole round robin). The schedule
+    #: goes cycle by cycle, so a cut still spreads games evenly between entrants.
+    max_matches = models.PositiveIntegerField(null=True, blank=True)
     seed = models.BigIntegerField(default=0)
     options = models.JSONField(default=dict, blank=True)
     entrants = models.ManyToManyField("bots.BotVersion", related_name="tournaments", blank=True)

@@ -82,6 +82,7 @@ def create_tournament(
     games_per_pairing: int = 1,
     seed: int = 0,
     options: dict[str, Any] | None = None,
+    max_matches: int | None = None,
 ) -> Tournament:
     """A draft tournament; checks the field against the game's rules."""
     from matches.services import clamp_seed
@@ -94,6 +95,8 @@ def create_tournament(
         )
     if games_per_pairing < 1:
         raise ValidationError("Each pairing must play at least one game.")
+    if max_matches is not None and max_matches < 1:
+        raise ValidationError("A tournament must play at least one match.")
     wrong = [v.label for v in entrants if v.bot.game_id != game.pk]
     if wrong:
         raise ValidationError(f"Not bots for {game.name}: {', '.join(wrong)}.")
@@ -106,6 +109,7 @@ def create_tournament(
             games_per_pairing=games_per_pairing,
             seed=clamp_seed(seed),
             options=dict(options or {}),
+            max_matches=max_matches,
         )
         t.entrants.set(entrants)
     return t
@@ -130,6 +134,8 @@ def start_tournament(tournament: Tournament, *, dispatch: bool = True) -> list[M
             schedule = round_robin(list(by_key), t.players_per_match, t.games_per_pairing, t.seed)
         except ScheduleError as exc:
             raise ValidationError(str(exc)) from exc
+        if t.max_matches:
+            schedule = schedule[: t.max_matches]
         if len(schedule) > MAX_TOURNAMENT_MATCHES:
             raise ValidationError(
                 f"{t.name} would play {len(schedule)} matches; the limit is "

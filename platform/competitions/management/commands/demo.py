@@ -1,0 +1,120 @@
+"""``manage.py demo``: load the games, then play a short round robin of built-in bots for
+every game with a progress bar, and print the standings. Safe to run again: each run adds a
+new tournament and the ratings keep moving."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bots.models import Bot, BotVersion
+from bots.services import ensure_builtin_bots, system_user
+from catalog.models import Game
+from catalog.services import sync_games
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Max
+
+from competitions.models import Tournament
+from competitions.progress import console, play_matches, print_standings
+from competitions.services import create_tournament, start_tournament
+from games.registry import slugs
+
+#: Each demo field holds at least this many bots: a round robin needs more entrants than
+#: seats to be interesting, and most games ship only two built-ins.
+MIN_ENTRANTS = 4
+
+
+def demo_entrants(game: Game, players: int) -> list[BotVersion]:
+    """The game's built-in bots, plus numbered copies ("greedy #2"...) owned by the system
+    user until the field has ``max(MIN_ENTRANTS, players + 1)`` distinct bots."""
+    builtins = ensure_builtin_bots(game)
+    wanted = max(MIN_ENTRANTS, players + 1)
+    bots = list(builtins)
+    copy = 2
+    while len(bots) < wanted:
+        for base in builtins:
+            if len(bots) >= wanted:
+                break
+            bot, created = Bot.objects.get_or_create(
+                owner=system_user(),
+                game=game,
+                name=f"{base.name} #{copy}",
+                defaults={
+                    "is_builtin": True,
+                    "description": f"A second entry of the built-in {base.name!r} bot, "
+                    "so that demo tournaments have a full field.",
+                },
+            )
+            if created:
+                bot.versions.create(number=1, builtin_name=base.name)
+            bots.append(bot)
+        copy += 1
+    return [b.latest_version() for b in bots]
+
+
+class Command(BaseCommand):
+    help = (
+        "Load the games and play a short round-robin tournament of built-in bots for "
+        "each game, then print the standings and the site's URL."
+    )
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--games",
+            nargs="+",
+            metavar="SLUG",
+            help=f"games to play (default: all of {', '.join(slugs())})",
+        )
+        parser.add_argument(
+            "--matches",
+            type=int,
+            default=12,
+            metavar="N",
+            help="matches per game at most (default 12)",
+        )
+        parser.add_argument(
+            "--players",
+            type=int,
+            default=None,
+            metavar="N",
+            help="seats per match (default: 2, within each game's range)",
+        )
+        parser.add_argument(
+            "--seed", type=int, default=None, help="tournament seed (default: a new one per run)"
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        if opts["matches"] < 1:
+            raise CommandError("--matches must be at least 1")
+        call_command("migrate", verbosity=0)
+        # Eager mode runs the tasks here; Celery's per-task INFO lines would bury the bars.
+        logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
+        games = {g.slug: g for g in sync_games()}
+        chosen = opts["games"] or list(games)
+        unknown = [s for s in chosen if s not in games]
+        if unknown:
+            raise CommandError(f"unknown game(s) {', '.join(unknown)} (known: {', '.join(games)})")
+        runs = (Tournament.objects.aggregate(n=Max("pk"))["n"] or 0) + 1
+        seed = opts["seed"] if opts["seed"] is not None else runs
+        for slug in chosen:
+            game = games[slug]
+            players = game.clamp_players(opts["players"] or 2)
+            entrants = demo_entrants(game, players)
+            t = create_tournament(
+                organiser=system_user(),
+                game=game,
+                name=f"Demo {game.name} #{runs}",
+                entrants=entrants,
+                players_per_match=players,
+                games_per_pairing=players,
+                seed=seed,
+                max_matches=opts["matches"],
+            )
+            matches = start_tournament(t, dispatch=False)
+            play_matches(matches, label=f"{game.name} ({players} seats)")
+            print_standings(t)
+        console.print(
+            "\n[bold green]Done.[/bold green] See the matches, replays and leaderboards: run "
+            "[bold]python manage.py runserver[/bold] and open [link]http://127.0.0.1:8000/[/link]"
+        )

@@ -1,0 +1,79 @@
+"""Console helpers of the management commands: playing matches behind a rich progress bar
+and printing a tournament's standings as a table."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from django.conf import settings
+from matches.models import Match, MatchStatus
+from matches.services import dispatch_match
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from competitions.models import Tournament
+from competitions.selectors import tournament_standings
+
+console = Console()
+
+
+def play_matches(matches: Sequence[Match], *, label: str, poll_s: float = 0.5) -> None:
+    """Dispatch ``matches`` and show progress until all are done. In eager mode (no broker)
+    each runs inline; with a broker they go to the workers and this polls the database."""
+    if not matches:
+        return
+    eager = settings.CELERY_TASK_ALWAYS_EAGER
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[errors]} errors"),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task(label, total=len(matches), errors=0)
+        errors = 0
+        for m in matches:
+            m = dispatch_match(m)
+            if eager:
+                errors += m.status == MatchStatus.ERROR
+                progress.update(task, advance=1, errors=errors)
+        if eager:
+            return
+        ids = [m.pk for m in matches]
+        while True:
+            done = Match.objects.filter(
+                pk__in=ids, status__in=[MatchStatus.FINISHED, MatchStatus.ERROR]
+            )
+            errors = done.filter(status=MatchStatus.ERROR).count()
+            count = done.count()
+            progress.update(task, completed=count, errors=errors)
+            if count == len(ids):
+                return
+            time.sleep(poll_s)
+
+
+def print_standings(tournament: Tournament) -> None:
+    tournament.refresh_from_db()
+    table = Table(title=f"{tournament.name} ({tournament.game.name}): {tournament.status}")
+    for col in ("#", "bot", "matches", "wins", "avg rank", "avg score", "faults", "Elo", "ordinal"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for row in tournament_standings(tournament):
+        s = row.standing
+        table.add_row(
+            str(row.position),
+            row.version.label,
+            str(s.matches),
+            str(s.wins),
+            f"{s.avg_rank:.2f}" if s.avg_rank is not None else "-",
+            f"{s.avg_score:.1f}" if s.avg_score is not None else "-",
+            str(s.faults),
+            f"{s.elo:.0f}",
+            f"{s.ordinal:.2f}",
+        )
+    console.print(table)
+    errors = tournament.matches.filter(status=MatchStatus.ERROR)
+    for m in errors[:5]:
+        console.print(f"[red]match {m.pk} failed:[/red] {m.error}")

@@ -1,0 +1,134 @@
+"""Tournaments, leagues, standings and the management commands, end to end in eager mode."""
+
+from __future__ import annotations
+
+import pytest
+from bots.models import Bot
+from competitions.models import League, Rating, Tournament, TournamentStatus
+from competitions.selectors import leaderboard, tournament_standings
+from competitions.services import create_tournament, run_league_round, start_tournament
+from django.core.exceptions import ValidationError
+from django.core.management import CommandError, call_command
+from matches.models import Match, MatchStatus
+
+
+def test_tournament_plays_every_match_and_finishes(
+    trnd, three_versions, django_capture_on_commit_callbacks
+) -> None:
+    owner = three_versions[0].bot.owner
+    t = create_tournament(
+        organiser=owner,
+        game=trnd,
+        name="Cup",
+        entrants=three_versions,
+        players_per_match=3,
+        games_per_pairing=2,
+        seed=5,
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        matches = start_tournament(t)
+    t.refresh_from_db()
+    assert len(matches) == 2  # one combination of 3 bots, 2 games
+    assert t.status == TournamentStatus.FINISHED and t.finished_at
+    assert set(t.matches.values_list("status", flat=True)) == {MatchStatus.FINISHED}
+    rows = tournament_standings(t)
+    assert [r.position for r in rows] == [1, 2, 3]
+    assert all(r.standing.matches == 2 for r in rows)
+    assert sum(r.standing.wins for r in rows) >= 2
+    assert Rating.objects.filter(game=trnd, matches_played=2).count() == 3
+    with pytest.raises(ValidationError, match="already been started"):
+        start_tournament(t)
+
+
+def test_tournament_validation(trnd, builtin_versions, games) -> None:
+    owner = builtin_versions[0].bot.owner
+    with pytest.raises(ValidationError, match="3–5 players, not 2"):
+        create_tournament(
+            organiser=owner, game=trnd, name="x", entrants=builtin_versions, players_per_match=2
+        )
+    from bots.services import ensure_builtin_bots
+
+    other = ensure_builtin_bots(games["tri-area"])[0].latest_version()
+    with pytest.raises(ValidationError, match="Not bots for TRND"):
+        create_tournament(
+            organiser=owner, game=trnd, name="x", entrants=[other], players_per_match=3
+        )
+    t = create_tournament(
+        organiser=owner, game=trnd, name="small", entrants=builtin_versions, players_per_match=3
+    )
+    with pytest.raises(ValidationError, match="needs at least 3 entrants"):
+        start_tournament(t)
+
+
+def test_max_matches_cuts_the_schedule(games) -> None:
+    from competitions.management.commands.demo import demo_entrants
+
+    game = games["manhattan-traffiq"]
+    entrants = demo_entrants(game, 2)
+    assert len(entrants) == 4 and len({v.bot_id for v in entrants}) == 4
+    t = create_tournament(
+        organiser=entrants[0].bot.owner,
+        game=game,
+        name="cut",
+        entrants=entrants,
+        players_per_match=2,
+        max_matches=3,
+    )
+    assert len(start_tournament(t, dispatch=False)) == 3
+
+
+def test_league_round_schedules_each_bot_once(games, django_capture_on_commit_callbacks) -> None:
+    from competitions.management.commands.demo import demo_entrants
+
+    game = games["manhattan-traffiq"]
+    demo_entrants(game, 2)
+    league = League.objects.create(game=game, name="Ladder", every_hours=6, players_per_match=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        matches = run_league_round(league)
+    assert league.rounds_played == 1 and league.last_run_at
+    assert len(matches) == 2
+    seated = [s.bot_version.bot_id for m in matches for s in m.seats.all()]
+    assert len(seated) == len(set(seated)) == 4
+    assert all(Match.objects.get(pk=m.pk).status == MatchStatus.FINISHED for m in matches)
+    # Not due again for six hours; --force plays anyway.
+    call_command("run_leagues")
+    assert League.objects.get(pk=league.pk).rounds_played == 1
+    call_command("run_leagues", "--force")
+    assert League.objects.get(pk=league.pk).rounds_played == 2
+
+
+def test_load_games_is_idempotent(db) -> None:
+    call_command("load_games")
+    call_command("load_games")
+    builtins = Bot.objects.filter(is_builtin=True, owner__username="arena")
+    assert builtins.filter(game__slug="trnd", name="greedy").count() == 1
+    assert builtins.values("game").distinct().count() == 4
+
+
+def test_demo_runs_twice(db, capsys) -> None:
+    call_command("demo", "--games", "manhattan-traffiq", "--matches", "2")
+    call_command("demo", "--games", "manhattan-traffiq", "--matches", "2")
+    out = capsys.readouterr().out
+    assert "http://127.0.0.1:8000/" in out and "Demo Manhattan TraffIQ" in out
+    assert Tournament.objects.filter(status=TournamentStatus.FINISHED).count() == 2
+    assert Match.objects.filter(status=MatchStatus.FINISHED).count() == 4
+    board = list(leaderboard(Tournament.objects.first().game))
+    assert sum(r.matches_played for r in board) == 8
+    with pytest.raises(CommandError, match="unknown game"):
+        call_command("demo", "--games", "chess")
+
+
+def test_run_tournament_command(trnd, three_versions, capsys) -> None:
+    t = create_tournament(
+        organiser=three_versions[0].bot.owner,
+        game=trnd,
+        name="Cmd Cup",
+        entrants=three_versions,
+        players_per_match=3,
+    )
+    call_command("run_tournament", str(t.pk))
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.FINISHED
+    assert "Cmd Cup" in capsys.readouterr().out
+    with pytest.raises(CommandError, match="no tournament 999"):
+        call_command("run_tournament", "999")
