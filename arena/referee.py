@@ -139,6 +139,7 @@ class _Match:
         self.started_at = _now()
         self.t0 = _time.perf_counter()
         self.logs: list[str] = [""] * self.players
+        self.starter: ThreadPoolExecutor | None = None
 
     # -- running -----------------------------------------------------------------------------
 
@@ -192,17 +193,19 @@ class _Match:
                 bank_ms=self.tc.bank_ms,
             )
 
-        # Container starts dominate a match's cost: start all seats at once. Collect every
-        # result before raising, so that a failed start leaves no started seat unclosed.
+        # Container starts dominate a match's cost: start all seats at once. The pool lives
+        # until the match ends: a child started with PR_SET_PDEATHSIG (bubblewrap's
+        # --die-with-parent) is killed when the *thread* that forked it exits.
+        # Collect every result before raising, so that no started seat is left unclosed.
+        self.starter = ThreadPoolExecutor(max_workers=len(todo), thread_name_prefix="seat")
+        futures = [self.starter.submit(start, k) for k in range(len(todo))]
         first_error: BaseException | None = None
-        with ThreadPoolExecutor(max_workers=len(todo)) as pool:
-            futures = [pool.submit(start, k) for k in range(len(todo))]
-            for f in futures:
-                try:
-                    seat = f.result()
-                    self.seats[seat.seat] = seat
-                except BaseException as e:
-                    first_error = first_error or e
+        for f in futures:
+            try:
+                seat = f.result()
+                self.seats[seat.seat] = seat
+            except BaseException as e:
+                first_error = first_error or e
         if first_error is not None:
             raise first_error
         programs = [s for s in self.seats if isinstance(s, ProgramSeat)]
@@ -297,6 +300,8 @@ class _Match:
                 list(pool.map(lambda s: s.close(0.5), programs))
             for s in programs:
                 self.logs[s.seat] = s.logs()
+        if self.starter is not None:
+            self.starter.shutdown(wait=True)
         if self.codes:
             for code in self.codes:
                 release_bot(code)
