@@ -53,3 +53,19 @@ def test_greedy_beats_random() -> None:
     for players in (2, 4):
         share, low, _ = win_share("manhattan-traffiq", "greedy", "random", players, 40, seed=3)
         assert low > 0.7, (players, share)
+
+
+def test_render_text_draws_map_vehicles_and_seats() -> None:
+    from games.manhattan_traffiq.render import render_text
+
+    tiles = [[x, y, "BBBB", 0] for y in range(2) for x in range(3)]
+    tiles[1] = [1, 0, "GBBB", 2]  # a park border between tiles (1,0) and (1,1)
+    tiles[4] = [1, 1, "GBBB", 0]
+    s = _state(tiles=tiles, vehicles=[[1, 1, 0, "taxi"], [2, 1, 1, "truck"]])
+    text = render_text(s.to_json())
+    rows = text.splitlines()
+    assert rows[0] == "origin x=0 y=0"
+    # The middle node row: seat 0's taxi, the park border, seat 1's truck.
+    assert rows[3] == "+---agggB---+"
+    assert rows[1] == "+---+---+---+"  # the map's north edge: corners, no crossing
+    assert "seat 1 (b/B): 2 pts" in text and "seat 0 to play" in text
