@@ -14,6 +14,7 @@ streets through a node, horizontally or vertically.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Container
 
 from games.manhattan_traffiq.components import STREET_COLOURS, distinct_rotations, rotate
 
@@ -99,14 +100,14 @@ def roads_through(tiles: dict[Cell, str], node: Node) -> dict[str, list[Node]]:
 
 
 def taxi_targets(
-    tiles: dict[Cell, str], occupied: object, spots: set[Node], start: Node
+    tiles: dict[Cell, str], occupied: Container[Node], spots: set[Node], start: Node
 ) -> list[Node]:
     """Spots a taxi on ``start`` can reach along streets through empty spots only."""
     seen = {start}
     todo = deque([start])
     while todo:
         for nb in street_neighbours(tiles, todo.popleft()):
-            if nb not in seen and nb in spots and nb not in occupied:  # type: ignore[operator]
+            if nb not in seen and nb in spots and nb not in occupied:
                 seen.add(nb)
                 todo.append(nb)
     seen.discard(start)
@@ -114,12 +115,12 @@ def taxi_targets(
 
 
 def truck_targets(
-    tiles: dict[Cell, str], occupied: object, spots: set[Node], start: Node
+    tiles: dict[Cell, str], occupied: Container[Node], spots: set[Node], start: Node
 ) -> list[Node]:
     """Empty spots one street segment away from ``start``."""
     return sorted(
         nb for nb in street_neighbours(tiles, start) if nb in spots and nb not in occupied
-    )  # type: ignore[operator]
+    )
 
 
 class Board:
@@ -167,7 +168,7 @@ class Board:
         out = []
         for cell in self.sorted_frontier():
             x, y = cell
-            need = [None, None, None, None]
+            need: list[str | None] = [None, None, None, None]
             for d in range(4):
                 dx, dy = STEP[d]
                 nb = tiles.get((x + dx, y + dy))

@@ -12,11 +12,11 @@ from __future__ import annotations
 from games.base import JSON, Action, Bot
 from games.manhattan_traffiq import compete as cmp
 from games.manhattan_traffiq.board import (
-    STEP,
     Board,
     Cell,
     Node,
     cell_nodes,
+    is_spot,
     node_cells,
     roads_through,
     taxi_targets,
@@ -26,6 +26,7 @@ from games.manhattan_traffiq.components import (
     MAX_PLACEMENTS,
     POINTS,
     distinct_rotations,
+    rotate,
 )
 
 SETUP_BONUS = 0.6  # a square this turn's second placement can finish
@@ -93,7 +94,7 @@ class _View:
         try:
             value = 0.0
             supply = list(self.supply)
-            new = [n for n in cell_nodes(cell) if _spot(tiles, n)]
+            new = [n for n in cell_nodes(cell) if is_spot(tiles, n)]
             for node in new:
                 v, idx = self.best_kind(node, supply, tiles)
                 if idx >= 0:
@@ -136,12 +137,6 @@ class _View:
             self.vehicles[start] = v
 
 
-def _spot(tiles: dict[Cell, str], node: Node) -> bool:
-    from games.manhattan_traffiq.board import is_spot
-
-    return is_spot(tiles, node)
-
-
 def _three_of_four(tiles: dict[Cell, str], cell: Cell) -> list[Cell]:
     """Empty cells that would complete a square around one of ``cell``'s corners."""
     out = []
@@ -178,8 +173,6 @@ class GreedyBot(Bot):
             )
             scores = []
             for a in legal_actions:
-                from games.manhattan_traffiq.components import rotate
-
                 scores.append(
                     view.placement_value(a["x"], a["y"], rotate(tile, a["rot"]), second, view.hand)
                 )
@@ -230,6 +223,3 @@ def _index(legal: list[Action], pred: object) -> int:
         if pred(a):  # type: ignore[operator]
             return i
     return 0
-
-
-__all__ = ["STEP", "GreedyBot"]

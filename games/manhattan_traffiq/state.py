@@ -145,12 +145,15 @@ class TraffiqState(GameState):
                 self._players,
                 self.current,
             )
-            subsets = [[]] + [[r] for r in roads] + ([roads] if len(roads) == 2 else [])
+            subsets: list[list[str]] = [[], *([r] for r in roads)]
+            if len(roads) == 2:
+                subsets.append(roads)
             return [{"type": "compete", "roads": sub} for sub in subsets]
         return []
 
     def _top_level(self) -> list[JSON]:
-        used, seat, out = self.used, self.current, []
+        used, seat = self.used, self.current
+        out: list[JSON] = []
         if used["actions"] < ACTIONS_PER_TURN:
             riding = used["drawn"] == 0  # drawing is always the turn's last action
             if riding and used["placed"] < MAX_PLACEMENTS:
@@ -387,7 +390,7 @@ class TraffiqState(GameState):
         pts = [self.points(s) for s in range(self._players)]
         cnt = [self.on_map(s) for s in range(self._players)]
         by_count = self.options.get("scoring", "points") == "vehicles"
-        scores = cnt if by_count else pts
+        scores: list[int | float] = list(cnt if by_count else pts)
         keys = [(c, p) if by_count else (p, c) for p, c in zip(pts, cnt, strict=True)]
         if self.winner is None:
             ranks = competition_ranks(keys)
