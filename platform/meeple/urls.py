@@ -8,5 +8,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("accounts/", include("accounts.urls")),
+    path("games/", include("catalog.urls")),
+    path("bots/", include("bots.urls")),
+    path("matches/", include("matches.urls")),
+    path("tournaments/", include("competitions.urls")),
     path("", include("site_pages.urls")),
 ]

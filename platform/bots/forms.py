@@ -1,0 +1,39 @@
+"""Upload forms: a new bot with its first version, and a new version of an existing bot."""
+
+from __future__ import annotations
+
+from catalog.models import Game
+from django import forms
+from django.conf import settings
+from django.core.exceptions import ValidationError
+
+from bots.validation import validate_bot_file
+
+
+class CodeField(forms.FileField):
+    """A .py or .zip bot, checked (size first, then content) before anything is stored."""
+
+    def clean(self, data, initial=None):  # type: ignore[no-untyped-def]
+        upload = super().clean(data, initial)
+        if upload is None:
+            return upload
+        cap = settings.ARENA_UPLOAD_MAX_BYTES
+        if upload.size > cap:
+            raise ValidationError(
+                f"The file is {upload.size} bytes; uploads are limited to {cap} bytes."
+            )
+        content = upload.read()
+        validate_bot_file(upload.name, content, cap)
+        upload.validated_bytes = content
+        return upload
+
+
+class BotCreateForm(forms.Form):
+    game = forms.ModelChoiceField(queryset=Game.objects.filter(is_active=True), empty_label=None)
+    name = forms.CharField(max_length=60)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    code = CodeField(help_text="main.py, or a .zip holding main.py at its top level.")
+
+
+class VersionUploadForm(forms.Form):
+    code = CodeField(help_text="main.py, or a .zip holding main.py at its top level.")

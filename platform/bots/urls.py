@@ -1,0 +1,10 @@
+from django.urls import path
+
+from bots import views
+
+app_name = "bots"
+urlpatterns = [
+    path("new/", views.bot_create, name="create"),
+    path("<int:pk>/", views.bot_detail, name="detail"),
+    path("<int:pk>/upload/", views.bot_upload, name="upload"),
+]

@@ -1,0 +1,76 @@
+"""Match pages: the filterable list, the detail page with its replay viewer, and the JSON
+steps the viewer fetches."""
+
+from __future__ import annotations
+
+from catalog.selectors import active_games
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+from matches import replay_steps
+from matches.models import Match, MatchStatus
+from matches.selectors import filter_matches, match_detail
+
+PAGE_SIZE = 25
+
+
+def match_list(request: HttpRequest) -> HttpResponse:
+    game = request.GET.get("game") or None
+    status = request.GET.get("status") or None
+    bot_raw = request.GET.get("bot") or ""
+    bot = int(bot_raw) if bot_raw.isdigit() else None
+    if status and status not in MatchStatus.values:
+        status = None
+    page = Paginator(filter_matches(game=game, bot=bot, status=status), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "matches/list.html",
+        {
+            "page": page,
+            "games": active_games(),
+            "statuses": MatchStatus.choices,
+            "selected": {"game": game or "", "status": status or "", "bot": bot_raw},
+            "query": query.urlencode(),
+        },
+    )
+
+
+def match_view(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        match = match_detail(pk)
+    except Match.DoesNotExist:
+        raise Http404(f"No match {pk}") from None
+    first = None
+    try:
+        first = replay_steps.step(match.replay, 0)
+    except replay_steps.ReplayUnavailable as exc:
+        note = str(exc)
+    else:
+        note = ""
+    return render(
+        request,
+        "matches/detail.html",
+        {
+            "match": match,
+            "seats": match.seats.all(),
+            "seat_names": {s.seat: s.bot_version.bot.name for s in match.seats.all()},
+            "first_step": first,
+            "replay_note": note,
+            "has_renderer": replay_steps.renderer_for(match.game.slug) is not None,
+        },
+    )
+
+
+def match_step(request: HttpRequest, pk: int, n: int) -> JsonResponse:
+    replay = Match.objects.filter(pk=pk).values_list("replay", flat=True).first()
+    if replay is None and not Match.objects.filter(pk=pk).exists():
+        raise Http404(f"No match {pk}")
+    try:
+        return JsonResponse(replay_steps.step(replay, n))
+    except replay_steps.ReplayUnavailable as exc:
+        return JsonResponse({"error": str(exc)}, status=404)
