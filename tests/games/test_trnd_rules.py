@@ -407,3 +407,24 @@ def test_observation_hides_other_hands_and_deck() -> None:
     assert not {"deck", "hands", "rng"} & set(obs) and isinstance(obs["draw_pile"], int)
     with pytest.raises(GameError, match="no seat"):
         s.observation(4)
+
+
+def test_render_text_shows_every_zone() -> None:
+    from games.trnd.render import render_text
+
+    s = build(
+        [{"black-ant": 2, "red-ant": 7}, {"white-sling": 9}, {"white-ant": 9}],
+        top="black-sling",
+        deck=["white-shell"],
+        market=["red-ant", *["red-shell"] * 7],
+        out=None,
+        totals=[5, 0, 12],
+    )
+    text = render_text(s.to_json())
+    assert "7xRAn 2xBAn" in text and "9xWSl" in text and "discard top BSl" in text
+    assert "[ 1]" in text and "draw pile top WSh" in text and " 12 pts" in text
+    s.apply(take(0))
+    s.apply(discard("black-ant", 2))  # clears out with the last refill: the round restarts
+    assert "cleared" not in render_text(s.to_json())
+    with pytest.raises(GameError, match="malformed"):
+        render_text({"players": 3})
