@@ -179,12 +179,15 @@ class TriAreaState(GameState):
     def legal_actions(self) -> list[Action]:
         phase = self.phase
         seat = self.turn
+        if seat is None:
+            return []
         if phase == "meeting":
             return [{"type": "play", "card": c} for c in self.hands[seat]]
         if phase == "build":
             acts: list[Action] = []
             left = self.supply[seat]
             if left:
+                assert self.adopted is not None
                 squares = AREAS[self.adopted]
                 acts = [{"type": "build", "square": s, "count": 1} for s in squares]
                 if self.builder == 1 and left >= 2:
@@ -192,6 +195,7 @@ class TriAreaState(GameState):
             acts.append({"type": "decline"})
             return acts
         if phase == "extra":
+            assert self.built is not None
             acts = [{"type": "extra", "square": s} for s in ADJACENT[self.built]]
             acts.append({"type": "skip"})
             return acts
@@ -222,7 +226,7 @@ class TriAreaState(GameState):
 
     def _run_npcs(self, events: list[Event]) -> None:
         """Play NPC seats until a real seat owes a decision or the game ends."""
-        while self.phase != "over" and self.turn >= self.players:
+        while self.turn is not None and self.turn >= self.players:
             seat = self.turn
             action = npc.choose(
                 self.phase,
@@ -269,6 +273,7 @@ class TriAreaState(GameState):
             self.turn = (self.leader + self.pos) % SEATS
             return events
         for s, c in enumerate(self.table):
+            assert c is not None
             r = rank(c)
             # A played 5 waits for its owner's choice (rounds 2-3; round 1 has no 5s).
             self.values[s] = None if r == 5 else r
@@ -645,8 +650,9 @@ class TriAreaState(GameState):
         pool: list[str] = []
         for s in others:
             pool.extend(other.hands[s])
-            if hidden_decl and other.lead_decl[s] is not None:
-                pool.append(other.lead_decl[s])
+            pending = other.lead_decl[s]
+            if hidden_decl and pending is not None:
+                pool.append(pending)
         rng.shuffle(pool)
         for s in others:
             n = len(other.hands[s])
