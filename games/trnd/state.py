@@ -45,6 +45,28 @@ class TrndState(GameState):
         "turn",
     )
 
+    n: int
+    target: int
+    max_rounds: int
+    square: bool
+    rng: Rng
+    round: int
+    start_seat: int
+    seat: int
+    phase: str
+    taken_slot: int
+    turn: int
+    reason: str
+    deck: list[int]
+    market: list[int]
+    pile: list[int]
+    hands: list[list[int]]
+    known: list[list[int]]
+    out: list[list[int] | None]
+    totals: list[int]
+    round_points: list[int]
+    history: list[list[int]]
+
     def __init__(self) -> None:  # filled by ``new`` or ``from_json``
         self.n = 0
 
@@ -393,6 +415,19 @@ class TrndState(GameState):
             problems.append(f"unknown phase {self.phase!r}")
         elif not self.pile or not 0 <= self.seat < n:
             problems.append("empty discard pile or bad seat")
+        elif not all(0 <= t < 9 for t in self.deck + self.pile) or not all(
+            -1 <= t < 9 for t in self.market
+        ):
+            problems.append("card types must be 0 to 8 (market slots may be -1)")
+        elif any(k < 0 for h in self.hands + self.known for k in h) or any(
+            o is not None and not (0 <= o[0] < 9 and o[1] > 0) for o in self.out
+        ):
+            problems.append("negative card counts or a bad cleared-out set")
+        elif self.market.count(-1) != (self.phase == DISCARD) or (
+            self.phase == DISCARD
+            and not (0 <= self.taken_slot < C.MARKET_SLOTS and self.market[self.taken_slot] == -1)
+        ):
+            problems.append("exactly the taken slot is empty, and only in the discard phase")
         else:
             counts = [0] * 9
             for t in self.deck + self.pile + [t for t in self.market if t >= 0]:

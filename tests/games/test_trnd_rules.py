@@ -396,6 +396,14 @@ def test_malformed_state_json_is_a_clear_error() -> None:
         GAME.state_from_json(bad)
     with pytest.raises(GameError, match="players"):
         GAME.state_from_json(dict(good, players=2))
+    with pytest.raises(GameError, match="0 to 8"):
+        GAME.state_from_json(dict(good, deck=[99, *good["deck"][1:]]))
+    with pytest.raises(GameError, match="negative"):
+        GAME.state_from_json(dict(good, hands=[[-1] * 9, *good["hands"][1:]]))
+    with pytest.raises(GameError, match="taken slot"):
+        GAME.state_from_json(dict(good, phase="discard", taken_slot=12))
+    with pytest.raises(GameError, match="malformed"):
+        GAME.state_from_json(dict(good, market="nope"))
     with pytest.raises(GameError, match="unknown card"):
         C.parse("purple-sofa")
 
