@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("site_pages.api_urls")),
     path("accounts/", include("accounts.urls")),
     path("games/", include("catalog.urls")),
     path("bots/", include("bots.urls")),

@@ -1,0 +1,126 @@
+"""REST API of bots: list, create, detail, versions (upload by the owner only)."""
+
+from __future__ import annotations
+
+from catalog.models import Game
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from bots.models import Bot, BotVersion
+from bots.services import create_bot, upload_version
+
+
+def as_drf_error(exc: DjangoValidationError) -> ValidationError:
+    return ValidationError({"detail": exc.messages})
+
+
+class BotVersionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = BotVersion
+        fields = ["id", "number", "builtin_name", "sha256", "size_bytes", "created_at"]
+
+
+class BotSerializer(serializers.ModelSerializer):
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    latest_version = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Bot
+        fields = [
+            "id",
+            "name",
+            "description",
+            "game",
+            "owner",
+            "is_builtin",
+            "created_at",
+            "latest_version",
+        ]
+
+    def get_latest_version(self, bot: Bot) -> int | None:
+        v = bot.latest_version()
+        return v.number if v else None
+
+
+class BotCreateSerializer(serializers.Serializer):
+    game = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Game.objects.filter(is_active=True)
+    )
+    name = serializers.CharField(max_length=60)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class VersionUploadSerializer(serializers.Serializer):
+    code = serializers.FileField(help_text="main.py, or a .zip holding main.py at its top level")
+
+
+class BotListApi(generics.ListCreateAPIView):
+    """Bots, filterable by ``?game=slug`` and ``?owner=username``; POST creates one (then
+    upload its code to ``versions/``)."""
+
+    serializer_class = BotSerializer
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        qs = Bot.objects.select_related("owner", "game").order_by("pk")
+        if game := self.request.query_params.get("game"):
+            qs = qs.filter(game__slug=game)
+        if owner := self.request.query_params.get("owner"):
+            qs = qs.filter(owner__username=owner)
+        return qs
+
+    @extend_schema(request=BotCreateSerializer, responses={201: BotSerializer})
+    def post(self, request: Request, *args, **kwargs) -> Response:  # type: ignore[no-untyped-def]
+        return super().post(request, *args, **kwargs)
+
+    def create(self, request: Request, *args, **kwargs) -> Response:  # type: ignore[no-untyped-def]
+        data = BotCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            bot = create_bot(owner=request.user, **data.validated_data)
+        except DjangoValidationError as exc:
+            raise as_drf_error(exc) from exc
+        return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED)
+
+
+class BotDetailApi(generics.RetrieveAPIView):
+    serializer_class = BotSerializer
+    queryset = Bot.objects.select_related("owner", "game")
+
+
+class BotVersionsApi(APIView):
+    """GET: the bot's versions, newest first. POST (multipart, ``code``): upload a version;
+    only the bot's owner may."""
+
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    parser_classes = [MultiPartParser, FormParser]
+    throttle_scope = "uploads"
+
+    def get_throttles(self):  # type: ignore[no-untyped-def]
+        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+
+    @extend_schema(responses=BotVersionSerializer(many=True))
+    def get(self, request: Request, pk: int) -> Response:
+        bot = generics.get_object_or_404(Bot, pk=pk)
+        return Response(BotVersionSerializer(bot.versions.order_by("-number"), many=True).data)
+
+    @extend_schema(request=VersionUploadSerializer, responses={201: BotVersionSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        bot = generics.get_object_or_404(Bot, pk=pk)
+        if bot.owner_id != request.user.pk:
+            raise PermissionDenied("Only the bot's owner may upload versions.")
+        data = VersionUploadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload = data.validated_data["code"]
+        try:
+            version = upload_version(bot=bot, filename=upload.name, data=upload.read())
+        except DjangoValidationError as exc:
+            raise ValidationError({"code": exc.messages}) from exc
+        return Response(BotVersionSerializer(version).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,137 @@
+"""REST API of tournaments: list, create (staff or organisers), detail with standings, start."""
+
+from __future__ import annotations
+
+from bots.models import BotVersion
+from catalog.models import Game
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, permissions, serializers, status
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from competitions.models import Tournament
+from competitions.selectors import tournament_standings
+from competitions.services import create_tournament, start_tournament
+
+#: Members of this group (or staff) may create tournaments.
+ORGANISERS_GROUP = "organisers"
+
+
+def may_organise(user) -> bool:  # type: ignore[no-untyped-def]
+    return bool(
+        user.is_authenticated
+        and (user.is_staff or user.groups.filter(name=ORGANISERS_GROUP).exists())
+    )
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    organiser = serializers.CharField(source="organiser.username", read_only=True)
+    entrants = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "name",
+            "game",
+            "organiser",
+            "status",
+            "players_per_match",
+            "games_per_pairing",
+            "max_matches",
+            "seed",
+            "options",
+            "entrants",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    game = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Game.objects.filter(is_active=True)
+    )
+    name = serializers.CharField(max_length=100)
+    entrants = serializers.PrimaryKeyRelatedField(
+        many=True, queryset=BotVersion.objects.select_related("bot"), help_text="bot version ids"
+    )
+    players_per_match = serializers.IntegerField(min_value=1, default=2)
+    games_per_pairing = serializers.IntegerField(min_value=1, max_value=100, default=1)
+    max_matches = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    seed = serializers.IntegerField(min_value=0, default=0)
+    options = serializers.DictField(required=False, default=dict)
+
+
+class StandingSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    bot_version = serializers.IntegerField(source="version.pk")
+    bot = serializers.CharField(source="version.bot.name")
+    standing = serializers.SerializerMethodField()
+
+    def get_standing(self, row) -> dict:  # type: ignore[no-untyped-def]
+        data = row.standing.to_json()
+        data.pop("bot", None)
+        return data
+
+
+class TournamentListApi(generics.ListCreateAPIView):
+    serializer_class = TournamentSerializer
+    queryset = Tournament.objects.select_related("game", "organiser").prefetch_related("entrants")
+
+    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer})
+    def post(self, request: Request, *args, **kwargs) -> Response:  # type: ignore[no-untyped-def]
+        return super().post(request, *args, **kwargs)
+
+    def create(self, request: Request, *args, **kwargs) -> Response:  # type: ignore[no-untyped-def]
+        if not may_organise(request.user):
+            raise PermissionDenied("Only staff and organisers may create tournaments.")
+        data = TournamentCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            t = create_tournament(organiser=request.user, **data.validated_data)
+        except DjangoValidationError as exc:
+            raise ValidationError({"detail": exc.messages}) from exc
+        return Response(TournamentSerializer(t).data, status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(APIView):
+    """The tournament and its standings."""
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request: Request, pk: int) -> Response:
+        t = generics.get_object_or_404(Tournament, pk=pk)
+        return Response(
+            {
+                **TournamentSerializer(t).data,
+                "standings": StandingSerializer(tournament_standings(t), many=True).data,
+            }
+        )
+
+
+class TournamentStartApi(APIView):
+    """Schedule and dispatch every match (its organiser or staff)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT})
+    def post(self, request: Request, pk: int) -> Response:
+        t = generics.get_object_or_404(Tournament, pk=pk)
+        if not (request.user.is_staff or t.organiser_id == request.user.pk):
+            raise PermissionDenied("Only the tournament's organiser may start it.")
+        try:
+            with transaction.atomic():
+                matches = start_tournament(t)
+        except DjangoValidationError as exc:
+            raise ValidationError({"detail": exc.messages}) from exc
+        t.refresh_from_db()
+        return Response(
+            {**TournamentSerializer(t).data, "matches": [m.pk for m in matches]},
+            status=status.HTTP_202_ACCEPTED,
+        )

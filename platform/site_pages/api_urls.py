@@ -1,0 +1,36 @@
+"""The REST API's URL map (``/api/...``); the views live in each app's ``api.py``."""
+
+from bots import api as bots_api
+from catalog import api as catalog_api
+from competitions import api as competitions_api
+from django.urls import path
+from matches import api as matches_api
+from rest_framework.authtoken.views import obtain_auth_token
+
+urlpatterns = [
+    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("games/", catalog_api.GameListApi.as_view(), name="api-games"),
+    path("games/<slug:slug>/", catalog_api.GameDetailApi.as_view(), name="api-game"),
+    path(
+        "games/<slug:slug>/leaderboard/",
+        catalog_api.LeaderboardApi.as_view(),
+        name="api-leaderboard",
+    ),
+    path("bots/", bots_api.BotListApi.as_view(), name="api-bots"),
+    path("bots/<int:pk>/", bots_api.BotDetailApi.as_view(), name="api-bot"),
+    path("bots/<int:pk>/versions/", bots_api.BotVersionsApi.as_view(), name="api-bot-versions"),
+    path("matches/", matches_api.MatchListApi.as_view(), name="api-matches"),
+    path("matches/<int:pk>/", matches_api.MatchDetailApi.as_view(), name="api-match"),
+    path("matches/<int:pk>/replay/", matches_api.MatchReplayApi.as_view(), name="api-match-replay"),
+    path("tournaments/", competitions_api.TournamentListApi.as_view(), name="api-tournaments"),
+    path(
+        "tournaments/<int:pk>/",
+        competitions_api.TournamentDetailApi.as_view(),
+        name="api-tournament",
+    ),
+    path(
+        "tournaments/<int:pk>/start/",
+        competitions_api.TournamentStartApi.as_view(),
+        name="api-tournament-start",
+    ),
+]
