@@ -17,6 +17,9 @@ def test_builtin_match_runs_through_celery_and_is_rated(trnd, three_versions) ->
 
     assert match.status == MatchStatus.FINISHED, match.error
     assert match.task_id
+    # The task_prerun hook marked it running when the referee's task started.
+    assert match.started_at and match.finished_at >= match.started_at
+    assert match.duration_ms is not None
     assert match.replay["format"] == "meeple-arena-replay"
     assert match.replay["decisions"], "the replay holds the decisions"
     seats = list(match.seats.order_by("seat"))
@@ -106,3 +109,27 @@ def test_one_bot_in_two_seats_is_recorded_but_not_rated(trnd, builtin_versions) 
     match = dispatch_match(match)
     assert match.status == MatchStatus.FINISHED
     assert not Rating.objects.exists()
+
+
+CRASHING_BOT = b"import sys\nsys.exit(3)\n"
+
+
+def test_uploaded_bots_play_in_the_process_sandbox(trnd, builtin_versions, user, settings):
+    """Uploaded code runs through the sandbox: a working .zip bot and one that crashes."""
+    from bots.services import create_bot, upload_version
+
+    from .conftest import BOT_SOURCE, make_zip
+
+    settings.ARENA_SANDBOX = "process"
+    good = upload_version(bot=create_bot(owner=user, game=trnd, name="zipbot"),
+                          filename="bot.zip", data=make_zip({"main.py": BOT_SOURCE}))
+    bad = upload_version(bot=create_bot(owner=user, game=trnd, name="crasher"),
+                         filename="main.py", data=CRASHING_BOT)
+    match = dispatch_match(create_match(game=trnd, versions=[good, bad, builtin_versions[1]],
+                                        seed=4, time_control={"move_ms": 2000}))
+    assert match.status == MatchStatus.FINISHED, match.error
+    seats = list(match.seats.order_by("seat"))
+    assert seats[0].status in ("ok", "illegal")
+    assert seats[1].status == "crashed" and seats[1].faults
+    assert seats[1].rank == 3  # a retired seat ranks below every seat still playing
+    assert seats[1].elo_after < seats[1].elo_before
