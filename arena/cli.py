@@ -137,7 +137,9 @@ def build_parser() -> argparse.ArgumentParser:
         "size, seats rotated fairly, with standings.",
     )
     p.add_argument("game", metavar="GAME", help="game slug (see: arena games)")
-    p.add_argument("bots", metavar="BOT", nargs="+", help="the bots (distinct)")
+    p.add_argument(
+        "bots", metavar="BOT", nargs="+", help="the bots; a repeated BOT plays as BOT#2, BOT#3..."
+    )
     p.add_argument(
         "--games",
         type=int,
@@ -353,11 +355,18 @@ def _standings_table(t: Any) -> Table:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from arena.schedule import round_robin
-    from arena.tournament import run_tournament, table_size
+    from arena.tournament import plan_tournament, run_tournament
 
-    n = table_size(args.game, len(args.bots), args.players)
-    total = len(round_robin(args.bots, n, games_per_pairing=args.games, seed=args.seed))
+    _, schedule = plan_tournament(
+        args.game,
+        args.bots,
+        games=args.games,
+        seed=args.seed,
+        players=args.players,
+        jobs=args.jobs,
+        options=_options(args.option),
+    )
+    total = len(schedule)
     errors = 0
     progress = Progress(
         "[progress.description]{task.description}",

@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.botspec import parse_bot_spec
 from arena.outcome import MatchOutcome
-from arena.ratings import Standings, standings
+from arena.ratings import MatchRecord, Standings, standings
 from arena.referee import TimeControl, run_match
 from arena.replay import save_replay
 from arena.schedule import ScheduledMatch, round_robin
@@ -73,6 +73,51 @@ def table_size(game: str, bots: int, players: int | None) -> int:
     return n
 
 
+def plan_tournament(
+    game: str,
+    bots: list[str],
+    *,
+    games: int = 1,
+    seed: int = 0,
+    players: int | None = None,
+    jobs: int = 1,
+    options: dict[str, Any] | None = None,
+) -> tuple[int, list[ScheduledMatch]]:
+    """Check everything before any match starts; returns the table size and the schedule."""
+    for b in bots:
+        parse_bot_spec(b, game)
+    labels = bot_labels(bots)
+    registry.get_game(game).check_options(dict(options or {}))
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    n = table_size(game, len(bots), players)
+    return n, round_robin(labels, n, games_per_pairing=games, seed=seed)
+
+
+def bot_labels(bots: list[str]) -> list[str]:
+    """Names for the standings: the spec itself, and ``SPEC#2``, ``SPEC#3``... for repeats
+    (so that, say, three copies of one built-in bot can fill a three-seat game)."""
+    seen: dict[str, int] = {}
+    out = []
+    for b in bots:
+        seen[b] = seen.get(b, 0) + 1
+        out.append(b if seen[b] == 1 else f"{b}#{seen[b]}")
+    return out
+
+
+def _record(match: ScheduledMatch, outcome: MatchOutcome) -> MatchRecord:
+    """The ratings' view of a match, under the tournament's bot labels."""
+    if not outcome.ok:
+        return MatchRecord(bots=(), ranks=(), status="error", id=outcome.match_id)
+    return MatchRecord(
+        bots=match.bots,
+        ranks=tuple(s.rank for s in outcome.seats),  # type: ignore[misc]
+        scores=tuple(s.score for s in outcome.seats),  # type: ignore[misc]
+        seat_status=tuple(s.status for s in outcome.seats),
+        id=outcome.match_id,
+    )
+
+
 def _play_one(args: dict[str, Any]) -> MatchOutcome:
     """One match in a worker process (a module-level function, so it pickles)."""
     return run_match(**args)
@@ -97,20 +142,17 @@ def run_tournament(
     ``players`` of them ``games`` times, seats rotated fairly. ``on_match(i, outcome)`` is
     called as each match ends (for a progress bar). With ``out_dir``, every replay is written
     to ``out_dir/replays/`` and the table to ``out_dir/standings.json``."""
-    for b in bots:
-        parse_bot_spec(b, game)  # clear errors before any match starts
-    registry.get_game(game).check_options(dict(options or {}))
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
-    n = table_size(game, len(bots), players)
-    schedule = round_robin(bots, n, games_per_pairing=games, seed=seed)
+    n, schedule = plan_tournament(
+        game, bots, games=games, seed=seed, players=players, jobs=jobs, options=options
+    )
     out = Path(out_dir) if out_dir is not None else None
     if out is not None:
         (out / "replays").mkdir(parents=True, exist_ok=True)
+    spec_of = dict(zip(bot_labels(bots), bots, strict=True))
     calls = [
         {
             "game": game,
-            "bots": list(m.bots),
+            "bots": [spec_of[label] for label in m.bots],
             "seed": m.seed,
             "options": options,
             "time": time,
@@ -135,8 +177,10 @@ def run_tournament(
     else:
         _run_parallel(calls, jobs, done)
     finished = [o for o in outcomes if o is not None]
-    table = standings(finished, bots=bots)
-    result = Tournament(game, list(bots), n, schedule, finished, table)
+    assert len(finished) == len(schedule)
+    records = [_record(m, o) for m, o in zip(schedule, finished, strict=True)]
+    table = standings(records, bots=bot_labels(bots))
+    result = Tournament(game, bot_labels(bots), n, schedule, finished, table)
     if out is not None:
         (out / "standings.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
     return result
