@@ -149,7 +149,7 @@ def run_tournament(
     if out is not None:
         (out / "replays").mkdir(parents=True, exist_ok=True)
     spec_of = dict(zip(bot_labels(bots), bots, strict=True))
-    calls = [
+    calls: list[dict[str, Any]] = [
         {
             "game": game,
             "bots": [spec_of[label] for label in m.bots],
