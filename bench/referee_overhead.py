@@ -1,0 +1,181 @@
+"""The referee's own cost per decision, against the floor measured in the same run.
+
+Floor: a raw pipe to the same kind of process (the same bot program under the same Python),
+fed pre-encoded ``act`` lines of a real match and read back line by line, nothing else. Then
+the engine alone (legal actions, observation, apply) in-process, then full matches through
+the referee with the process sandbox. The referee's own cost is what is left:
+referee - engine - floor. One process per seat for the whole match in all runs.
+
+    python bench/referee_overhead.py [--game trnd] [--matches 5] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from arena import protocol  # noqa: E402
+from arena.referee import TimeControl, run_match  # noqa: E402
+from games import registry  # noqa: E402
+from sandbox.process import ProcessSandbox, bot_python  # noqa: E402
+
+BOT = """\
+import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "start":
+        sys.stdout.write('{"type": "ready"}\\n')
+    elif msg["type"] == "act":
+        sys.stdout.write(json.dumps({"action_index": 0, "turn": msg["turn"]}) + "\\n")
+    else:
+        break
+    sys.stdout.flush()
+"""
+
+
+def act_lines(game: str, players: int, seed: int) -> list[str]:
+    """The encoded act messages of a first-action match: what the referee would send."""
+    state = registry.get_game(game).new_game(players, seed)
+    lines = []
+    while not state.is_over():
+        seat = state.current_seat()
+        legal = state.legal_actions()
+        msg = protocol.act_message(len(lines), seat, state.observation(seat), legal, 1000)
+        lines.append(protocol.encode(msg))
+        state.apply(legal[0])
+    return lines
+
+
+def engine_us(game: str, players: int, seed: int) -> tuple[float, int]:
+    """Microseconds per decision of the engine alone, as the referee drives it."""
+    state = registry.get_game(game).new_game(players, seed)
+    n = 0
+    t0 = time.perf_counter()
+    while not state.is_over():
+        seat = state.current_seat()
+        legal = state.legal_actions()
+        state.observation(seat)
+        state.apply(legal[0])
+        n += 1
+    return (time.perf_counter() - t0) * 1e6 / n, n
+
+
+def pipe_floor_us(bot: Path, lines: list[str]) -> float:
+    """Microseconds per round trip of a raw pipe: write a pre-encoded line, read one back."""
+    proc = subprocess.Popen(
+        [bot_python(), "-u", str(bot)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+    )
+    assert proc.stdin and proc.stdout
+    out = proc.stdout
+    data = [(line + "\n").encode() for line in lines]
+    try:
+        proc.stdin.write(b'{"type": "start"}\n')
+        out.readline()
+        t0 = time.perf_counter()
+        for chunk in data:
+            proc.stdin.write(chunk)
+            out.readline()
+        return (time.perf_counter() - t0) * 1e6 / len(data)
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=5)
+
+
+def referee_us(
+    bot: Path, game: str, players: int, seed: int, sandbox: ProcessSandbox
+) -> tuple[float, int]:
+    """Microseconds per decision through the referee: a full match minus a one-decision
+    match (which holds the process starts and ends), divided by the decisions between."""
+    bots = [str(bot)] * players
+    tc = TimeControl(start_ms=10000, move_ms=5000, bank_ms=0)
+    t0 = time.perf_counter()
+    short = run_match(game, bots, seed=seed, time=tc, sandbox=sandbox, max_decisions=1)
+    t1 = time.perf_counter()
+    full = run_match(game, bots, seed=seed, time=tc, sandbox=sandbox)
+    t2 = time.perf_counter()
+    assert short.ok and full.ok, (short.error, full.error)
+    assert all(s.status == "ok" for s in full.seats), [s.faults for s in full.seats]
+    n = len(full.replay["decisions"])
+    return ((t2 - t1) - (t1 - t0)) * 1e6 / (n - 1), n
+
+
+def median(values: list[float]) -> float:
+    values = sorted(values)
+    mid = len(values) // 2
+    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="trnd")
+    parser.add_argument("--matches", type=int, default=5, help="matches measured (median)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--bwrap",
+        action="store_true",
+        help="run the referee's bots under bubblewrap (default: plain processes, like the floor)",
+    )
+    args = parser.parse_args(argv)
+    game = registry.get_game(args.game)
+    players = max(game.min_players, 2)
+    sandbox = ProcessSandbox(use_bwrap=args.bwrap)
+    with tempfile.TemporaryDirectory() as tmp:
+        bot = Path(tmp) / "echo_bot.py"
+        bot.write_text(BOT)
+        os.chmod(tmp, 0o755)
+        os.chmod(bot, 0o644)
+        floor, engine, referee, decisions = [], [], [], []
+        for k in range(args.matches):
+            seed = args.seed + k
+            lines = act_lines(args.game, players, seed)
+            floor.append(pipe_floor_us(bot, lines))
+            e, _ = engine_us(args.game, players, seed)
+            engine.append(e)
+            r, n = referee_us(bot, args.game, players, seed, sandbox)
+            referee.append(r)
+            decisions.append(n)
+    f, e, r = median(floor), median(engine), median(referee)
+    own = max(0.0, r - e - f)
+    table = Table(
+        title=f"referee overhead per decision: {args.game}, {players} seats, "
+        f"{args.matches} matches (median), {sandbox.describe()}"
+    )
+    for col in ("what", "µs per decision", "× floor"):
+        table.add_column(col, justify="left" if col == "what" else "right")
+    table.add_row("floor: raw pipe round trip, same bot program", f"{f:.1f}", "1.00")
+    table.add_row("engine alone (legal, observation, apply)", f"{e:.1f}", f"{e / f:.2f}")
+    table.add_row("referee, whole decision", f"{r:.1f}", f"{r / f:.2f}")
+    table.add_row("referee's own cost (referee - engine - floor)", f"{own:.1f}", f"{own / f:.2f}")
+    Console().print(table)
+    print(
+        json.dumps(
+            {
+                "game": args.game,
+                "players": players,
+                "decisions": decisions,
+                "floor_us": round(f, 2),
+                "engine_us": round(e, 2),
+                "referee_us": round(r, 2),
+                "own_us": round(own, 2),
+                "ratio_referee_to_floor": round(r / f, 3),
+                "ratio_own_to_floor": round(own / f, 3),
+            }
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
