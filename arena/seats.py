@@ -18,6 +18,9 @@ from sandbox.base import BotGone, BotProcess, LineTooLong
 # line buffer drops the rest of it, so the stream stays in step.
 RETIRING = frozenset({p.TIMEOUT, p.CRASH, p.NO_READY})
 FAULT_LIMIT_REACHED = "fault_limit"
+#: Total ``log`` text kept per seat and match; past it, logs are dropped (the replay's size
+#: must not be the bot's choice).
+LOG_BUDGET_CHARS = 64 * 1024
 
 
 @dataclass
@@ -122,6 +125,7 @@ class ProgramSeat(Seat):
         self.move_ms = move_ms
         self.bank_ms = float(bank_ms)
         self.ready_ms: float | None = None
+        self.log_budget = LOG_BUDGET_CHARS
         self._closed = False
 
     def retire(self, why: str, turn: int | None) -> None:
@@ -229,10 +233,22 @@ class ProgramSeat(Seat):
         if answer.fault:
             self.fault(answer.fault, turn, answer.detail)
             return Choice(
-                index=0, ms=ms, default=True, fault=answer.fault, log=answer.log, stale=stale
+                index=0,
+                ms=ms,
+                default=True,
+                fault=answer.fault,
+                log=self._budget(answer.log),
+                stale=stale,
             )
         assert answer.index is not None
-        return Choice(index=answer.index, ms=ms, log=answer.log, stale=stale)
+        return Choice(index=answer.index, ms=ms, log=self._budget(answer.log), stale=stale)
+
+    def _budget(self, log: str | None) -> str | None:
+        if log is None or self.log_budget <= 0:
+            return None
+        log = log[: self.log_budget]
+        self.log_budget -= len(log)
+        return log
 
     def _account(self, t0: float) -> float:
         """Charge the time since ``t0`` to this seat: beyond ``move_ms`` it comes from the bank."""

@@ -271,8 +271,13 @@ def test_logs_are_kept_and_capped(small_game, make_bot):
     """,
     )
     out = play(small_game, talker, make_bot("good"))
-    logs = [d["log"] for d in out.replay["decisions"] if d["seat"] == 0]
-    assert logs and all(log.startswith("thinking") and len(log) <= 2000 for log in logs)
+    logs = [d.get("log") for d in out.replay["decisions"] if d["seat"] == 0]
+    kept = [log for log in logs if log is not None]
+    assert kept and all(log.startswith("thinking") and len(log) <= 2000 for log in kept)
+    # a budget per seat and match: the replay's size is not the bot's choice
+    assert sum(map(len, kept)) <= 64 * 1024
+    if len(logs) * 2000 > 64 * 1024:
+        assert logs[-1] is None
 
 
 @pytest.mark.parametrize("limit", [1, 2])
