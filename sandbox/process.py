@@ -102,6 +102,7 @@ def _bwrap_args(code: BotCode, python: str, limits: Limits) -> list[str]:
         "--dev", "/dev",
         "--size", str(limits.tmpfs_mb * _MB), "--tmpfs", "/tmp",
         "--ro-bind", str(code.root), "/bot",
+        "--remount-ro", "/",  # bwrap's root is a tmpfs: no writes outside /tmp
         "--chdir", "/bot",
         "--clearenv",
     ]  # fmt: skip
@@ -221,6 +222,8 @@ class ProcessBot(BotProcess):
         self._close_lock = threading.Lock()
         self.closed = False
         self._killed_by_us = False
+        #: after close: True when nothing the bot started was left running
+        self.clean: bool | None = None
 
     # -- talking -------------------------------------------------------------------------
     def send_line(self, line: str, timeout_s: float = 5.0) -> None:
@@ -337,10 +340,12 @@ class ProcessBot(BotProcess):
                     f.close()  # type: ignore[union-attr]
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
+            clean = True
             if self._lease is not None:
-                uids.kill_all(self._lease.uid)  # daemonised children left the group
+                clean = uids.kill_all(self._lease.uid)  # daemonised children left the group
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(timeout=5)
+            self.clean = clean and self.proc.poll() is not None
         except Exception:  # close never raises: log-worthy but not the referee's problem
             pass
         finally:

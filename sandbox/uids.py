@@ -14,6 +14,7 @@ import os
 import random
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,12 +67,14 @@ def acquire() -> UidLease | None:
     return None
 
 
-def kill_all(uid: int) -> None:
-    """SIGKILL every process of ``uid``: a helper switched to that uid calls kill(-1), which
-    the kernel applies to all of the user's processes at once (a fork bomb cannot outrun it)."""
-    if not processes_of(uid):
-        return
-    for _ in range(3):
+def kill_all(uid: int, wait_s: float = 3.0) -> bool:
+    """SIGKILL every process of ``uid`` and wait (up to ``wait_s``) until they are gone. A
+    helper switched to that uid calls kill(-1), which the kernel applies to all the user's
+    processes at once, so a fork bomb cannot outrun it. True if none is left."""
+    deadline = time.monotonic() + wait_s
+    while processes_of(uid):
+        if time.monotonic() > deadline:
+            return False
         subprocess.run(
             ["/bin/kill", "-KILL", "-1"],
             user=uid,
@@ -82,8 +85,8 @@ def kill_all(uid: int) -> None:
             timeout=10,
             check=False,
         )
-        if not processes_of(uid):
-            return
+        time.sleep(0.01)  # dying processes with many threads take a moment to go
+    return True
 
 
 def _scan() -> dict[int, list[int]]:

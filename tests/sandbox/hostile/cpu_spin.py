@@ -1,0 +1,30 @@
+"""Hostile bot: spins the CPU forever at its first decision."""
+
+import json
+import sys
+
+
+def say(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def log(text):
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def attack(msg):
+    while True:
+        pass
+
+
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "start":
+        say({"type": "ready", "name": "cpu_spin"})
+    elif msg["type"] == "act":
+        attack(msg)
+        say({"action_index": 0, "turn": msg["turn"]})
+    elif msg["type"] == "end":
+        break

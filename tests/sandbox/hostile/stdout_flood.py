@@ -1,0 +1,30 @@
+"""Hostile bot: floods stdout with lines that are not answers."""
+
+import json
+import sys
+
+
+def say(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def log(text):
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
+
+
+def attack(msg):
+    while True:
+        sys.stdout.write('{"flood": true}\n' * 1000)
+
+
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "start":
+        say({"type": "ready", "name": "stdout_flood"})
+    elif msg["type"] == "act":
+        attack(msg)
+        say({"action_index": 0, "turn": msg["turn"]})
+    elif msg["type"] == "end":
+        break

@@ -1,0 +1,234 @@
+"""The hostile-bot suite: one bot per attack (tests/sandbox/hostile/), each in seat 0 of a real
+match against well-behaved bots, under each backend.
+
+Each test asserts that the fault is recorded, that the other seats finish their match without a
+fault, that no process or container remains, and that the host is untouched (canary files,
+secrets, listeners). Docker runs are marked ``docker`` (they fail under CI=true without an
+engine); process-backend runs need bubblewrap and root for the isolation claims they check.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from arena.referee import TimeControl, run_match
+from sandbox.base import Limits, Sandbox
+from sandbox.process import ProcessSandbox
+
+from .conftest import BOTS, HOSTILE, descendants, docker_or_fail
+
+FAST = TimeControl(start_ms=10_000, move_ms=500, bank_ms=0)
+LIMITS = Limits(
+    memory_mb=256,
+    pids=64,
+    tmpfs_mb=32,
+    file_size_mb=8,
+    open_files=128,
+    cpu_seconds=30,
+    max_line_bytes=64 * 1024,
+    stderr_cap_bytes=16 * 1024,
+)
+SECRET = secrets.token_hex(16)
+SECRET_FILES = [Path("/tmp/meeple-hostile-secret"), Path("/var/tmp/meeple-hostile-secret")]
+WRITE_TARGETS = [
+    Path("/pwned"),
+    Path("/usr/pwned"),
+    Path("/etc/pwned"),
+    Path("/var/tmp/meeple-hostile-pwned"),
+    Path("/tmp/meeple-hostile-pwned"),
+    Path("/root/meeple-hostile-pwned"),
+    Path("/dev/shm/meeple-hostile-pwned"),
+    Path("/tmp/fill0"),
+    HOSTILE / "pwned",
+]
+LISTEN_PORT = 47011  # the port net_loopback.py tries
+
+
+@dataclass
+class Expect:
+    kinds: set[str]  # seat 0 must have a fault of one of these kinds
+    detail: str = ""  # ...whose detail contains this (for the first such fault)
+    log_has: str = ""  # the seat's captured stderr must contain this
+    log_lacks: list[str] = field(default_factory=list)  # ...and none of these
+
+
+EXPECT: dict[str, Expect] = {
+    "cpu_spin": Expect({"timeout"}),
+    "sleep_forever": Expect({"timeout"}),
+    "memory_bomb": Expect({"crash"}, detail="memory"),
+    "fork_bomb": Expect({"timeout"}),
+    "thread_bomb": Expect({"timeout", "crash"}),
+    "fill_tmp": Expect({"crash"}, log_has="fill stopped"),
+    # writes into the sandbox's own /tmp and /dev/shm may succeed; nowhere else
+    "write_outside": Expect(
+        {"crash"},
+        log_has="refused /usr/pwned",
+        log_lacks=["WROTE /bot", "WROTE pwned", "WROTE /pwned", "WROTE /usr", "WROTE /etc"],
+    ),
+    "huge_line": Expect({"line_too_long"}),
+    "stdout_flood": Expect({"bad_answer", "unsolicited", "invalid_json"}),
+    "stderr_flood": Expect({"timeout"}),
+    "net_loopback": Expect({"crash"}, log_has="no connection", log_lacks=["CONNECTED"]),
+    "net_outside": Expect(
+        {"crash"}, log_has="no connection to 192.0.2.1", log_lacks=["CONNECTED", "RESOLVED"]
+    ),
+    "read_host_files": Expect({"crash"}, log_has="cannot read", log_lacks=[SECRET]),
+    "read_env": Expect({"crash"}, log_has="ENV", log_lacks=[SECRET]),
+    "signal_parent": Expect({"timeout", "crash"}),
+    "daemon_child": Expect({"crash"}),
+    "close_stdout_spin": Expect({"crash", "timeout"}),
+    "answer_twice": Expect({"unsolicited"}),
+    "answer_late": Expect({"timeout"}),
+    "open_files": Expect({"crash"}, log_has="files stopped at"),
+    "privileges": Expect({"crash"}, log_has="refused", log_lacks=["ESCALATED"]),
+    "crash_signal": Expect({"crash"}, detail="SIGSEGV"),
+}
+
+
+def test_every_hostile_bot_has_an_expectation() -> None:
+    files = {p.stem for p in HOSTILE.glob("*.py")}
+    assert files == set(EXPECT)
+    assert len(files) >= 20
+
+
+@pytest.fixture(scope="module")
+def host_traps():
+    """Root-only secret files, a secret in the environment, and a loopback listener."""
+    for f in SECRET_FILES:
+        f.write_text(SECRET)
+        os.chmod(f, 0o600)
+    os.environ["MEEPLE_HOSTILE_SECRET"] = SECRET
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind(("0.0.0.0", LISTEN_PORT))
+    except OSError:
+        listener.close()
+        listener = None
+    else:
+        listener.listen(8)
+        listener.setblocking(False)
+    yield listener
+    os.environ.pop("MEEPLE_HOSTILE_SECRET", None)
+    for f in SECRET_FILES:
+        f.unlink(missing_ok=True)
+    if listener is not None:
+        listener.close()
+
+
+def _bot_container_ids(sb: Sandbox, match_id: str) -> list[str]:
+    return [c.id for c in sb._list({"match": match_id})]  # type: ignore[attr-defined]
+
+
+def _play_hostile(name: str, sb: Sandbox, game: str, players: int, listener) -> None:
+    exp = EXPECT[name]
+    for t in WRITE_TARGETS:
+        assert not t.exists(), f"{t} exists before the test"
+    match_id = f"hostile-{name}-{sb.name}-{os.getpid()}"
+    bots = [str(HOSTILE / f"{name}.py")] + [str(BOTS / "good.py")] * (players - 1)
+    before = descendants()
+    t0 = time.monotonic()
+    out = run_match(game, bots, seed=5, time=FAST, limits=LIMITS, sandbox=sb, match_id=match_id)
+    took = time.monotonic() - t0
+
+    # the match finished, the other seats without a fault
+    assert out.status == "finished", out.error
+    for other in out.seats[1:]:
+        assert other.status == "ok" and other.faults == [], other
+    # the fault is recorded
+    faults = out.seats[0].faults
+    hits = [f for f in faults if f["kind"] in exp.kinds]
+    assert hits, f"{name}: expected a fault in {exp.kinds}, got {faults}"
+    if exp.detail:
+        assert exp.detail in hits[0]["detail"], hits[0]
+    log = out.replay["logs"][0]
+    assert len(log.encode()) <= LIMITS.stderr_cap_bytes + 200, "stderr not capped"
+    if exp.log_has:
+        assert exp.log_has in log, log[-2000:]
+    for bad in exp.log_lacks:
+        assert bad not in log, f"{name}: {bad!r} in its log: {log[-2000:]}"
+
+    # nothing remains
+    if sb.name == "docker":
+        assert _bot_container_ids(sb, match_id) == []
+    else:
+        bots_started = sb.started  # type: ignore[attr-defined]
+        assert len(bots_started) == players
+        assert all(b.clean for b in bots_started), "bot processes left behind"
+    assert descendants() - before == set(), "processes left behind"
+    # the host is untouched
+    for t in WRITE_TARGETS:
+        assert not t.exists(), f"{name} wrote {t}"
+    for f in SECRET_FILES:
+        assert f.read_text() == SECRET
+    if listener is not None:
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+    assert took < 60, f"the match took {took:.0f} s"
+
+
+@pytest.fixture(scope="module")
+def small_game() -> tuple[str, int]:
+    """The game whose first-action matches are shortest, and its seat count."""
+    from games import registry
+
+    best = None
+    for slug in registry.slugs():
+        try:
+            g = registry.get_game(slug)
+            players = max(2, g.min_players)
+            state = g.new_game(players, 1)
+        except Exception:
+            continue
+        n = 0
+        while not state.is_over() and n < 5000:
+            state.apply(state.legal_actions()[0])
+            n += 1
+        if best is None or n < best[0]:
+            best = (n, slug, players)
+    assert best is not None, "no game imports"
+    return best[1], best[2]
+
+
+class RecordingProcessSandbox(ProcessSandbox):
+    """The process backend, keeping the bots it started (to check each was cleaned up)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started: list = []
+
+    def start(self, code, *, labels, limits):
+        bot = super().start(code, labels=labels, limits=limits)
+        self.started.append(bot)
+        return bot
+
+
+@pytest.fixture
+def process_backend() -> Sandbox:
+    sb = RecordingProcessSandbox()
+    if not (sb.use_bwrap and sb.isolate_user):
+        pytest.skip("the process backend's isolation claims need bubblewrap and root")
+    return sb
+
+
+@pytest.fixture(scope="module")
+def docker_backend() -> Sandbox:
+    return docker_or_fail()
+
+
+@pytest.mark.parametrize("name", sorted(EXPECT))
+def test_hostile_process(name, process_backend, small_game, host_traps) -> None:
+    _play_hostile(name, process_backend, *small_game, host_traps)
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("name", sorted(EXPECT))
+def test_hostile_docker(name, docker_backend, small_game, host_traps) -> None:
+    _play_hostile(name, docker_backend, *small_game, host_traps)
