@@ -93,6 +93,9 @@ class MatchSeat(models.Model):
     faults = models.JSONField(default=list, blank=True)
     #: Thinking time used by this seat over the match.
     time_ms = models.PositiveIntegerField(null=True, blank=True)
+    #: The bot's stderr (capped by the sandbox): shown only to its owner, staff and the
+    #: tournament's organiser (bot-protocol.md), so it is kept out of the public replay.
+    stderr = models.TextField(blank=True)
     elo_before = models.FloatField(null=True, blank=True)
     elo_after = models.FloatField(null=True, blank=True)
 

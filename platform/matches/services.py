@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 #: The referee's default time control (arena.referee.TimeControl).
 DEFAULT_TIME = {"start_ms": 5000, "move_ms": 1000, "bank_ms": 10000}
 _SEED_MASK = (1 << 63) - 1
+#: How the referee introduces a stderr tail inside a fault's detail (arena/seats.py).
+STDERR_MARKER = "; stderr ends:"
 
 
 def clamp_seed(seed: int) -> int:
@@ -150,7 +152,8 @@ def record_outcome(match_id: int, outcome: dict[str, Any]) -> Match:
         if match.is_done:
             return match
         seats = list(match.seats.select_related("bot_version__bot").order_by("seat"))
-        match.replay = outcome.get("replay") or match.replay
+        replay, logs = _public_replay(outcome.get("replay"), seats)
+        match.replay = replay or match.replay
         match.result = outcome.get("result") or None
         now = timezone.now()
         match.finished_at = now
@@ -167,15 +170,58 @@ def record_outcome(match_id: int, outcome: dict[str, Any]) -> Match:
             seat.score = data.get("score")
             seat.rank = data.get("rank")
             seat.status = data.get("status") or SeatStatus.OK
-            seat.faults = data.get("faults") or []
+            seat.faults = [_redact_fault(f) for f in data.get("faults") or []]
             seat.time_ms = round(data.get("time_ms") or 0)
-        MatchSeat.objects.bulk_update(seats, ["score", "rank", "status", "faults", "time_ms"])
+            seat.stderr = logs[seat.seat] if seat.seat < len(logs) else ""
+        MatchSeat.objects.bulk_update(
+            seats, ["score", "rank", "status", "faults", "time_ms", "stderr"]
+        )
         match.status = MatchStatus.FINISHED
         match.error = ""
         match.save()
         rate_match(match, seats)
         _after_match(match)
     return match
+
+
+def _public_replay(
+    replay: dict[str, Any] | None, seats: list[MatchSeat]
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """The replay as everyone may see it, and the per-seat stderr taken out of it.
+
+    Bots' stderr is private to their owners; uploaded bots' server paths become
+    ``version:<id>`` so the public document does not reveal the storage layout."""
+    if not isinstance(replay, dict):
+        return None, []
+    public = dict(replay)
+    logs = public.pop("logs", None)
+    logs = [str(x or "") for x in logs] if isinstance(logs, list) else []
+    if isinstance(public.get("seats"), list):
+        by_seat = {s.seat: s for s in seats}
+        cleaned = []
+        for i, s in enumerate(public["seats"]):
+            s = dict(s) if isinstance(s, dict) else s
+            row = by_seat.get(i)
+            if isinstance(s, dict) and isinstance(s.get("faults"), list):
+                s["faults"] = [_redact_fault(f) for f in s["faults"]]
+            if isinstance(s, dict) and row is not None and not row.bot_version.builtin_name:
+                path, s["bot"] = s.get("bot"), f"version:{row.bot_version_id}"
+                if s.get("name") == path:  # no name of its own: do not leak the path
+                    s["name"] = s["bot"]
+            cleaned.append(s)
+        public["seats"] = cleaned
+    return public, logs
+
+
+def _redact_fault(fault: Any) -> Any:
+    """A fault without the tail of the bot's stderr that the referee appends to crash
+    details: stderr is private (it stays in ``MatchSeat.stderr``)."""
+    if isinstance(fault, dict) and isinstance(fault.get("detail"), str):
+        detail = fault["detail"]
+        cut = detail.find(STDERR_MARKER)
+        if cut >= 0:
+            return {**fault, "detail": detail[:cut] + " (stderr: visible to the bot's owner)"}
+    return fault
 
 
 def _outcome_problem(outcome: dict[str, Any], seats: int) -> str:

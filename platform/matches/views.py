@@ -45,6 +45,9 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
         match = match_detail(pk)
     except Match.DoesNotExist:
         raise Http404(f"No match {pk}") from None
+    seats = list(match.seats.all())
+    for seat in seats:
+        seat.show_stderr = may_read_stderr(request.user, match, seat)
     first = None
     try:
         first = replay_steps.step(match.replay, 0)
@@ -57,13 +60,22 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
         "matches/detail.html",
         {
             "match": match,
-            "seats": match.seats.all(),
-            "seat_names": {s.seat: s.bot_version.bot.name for s in match.seats.all()},
+            "seats": seats,
+            "seat_names": {s.seat: s.bot_version.bot.name for s in seats},
             "first_step": first,
             "replay_note": note,
             "has_renderer": replay_steps.renderer_for(match.game.slug) is not None,
         },
     )
+
+
+def may_read_stderr(user, match: Match, seat) -> bool:  # type: ignore[no-untyped-def]
+    """A bot's stderr is for its owner, staff and the match's tournament organiser."""
+    if not user.is_authenticated:
+        return False
+    if user.is_staff or seat.bot_version.bot.owner_id == user.pk:
+        return True
+    return bool(match.tournament and match.tournament.organiser_id == user.pk)
 
 
 def match_step(request: HttpRequest, pk: int, n: int) -> JsonResponse:

@@ -3,6 +3,8 @@ rating; error outcomes are stored and never rated."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from competitions.models import Rating
 from django.core.exceptions import ValidationError
@@ -111,25 +113,48 @@ def test_one_bot_in_two_seats_is_recorded_but_not_rated(trnd, builtin_versions) 
     assert not Rating.objects.exists()
 
 
-CRASHING_BOT = b"import sys\nsys.exit(3)\n"
+CRASHING_BOT = b"import sys\nprint('secret debug line', file=sys.stderr, flush=True)\nsys.exit(3)\n"
 
 
-def test_uploaded_bots_play_in_the_process_sandbox(trnd, builtin_versions, user, settings):
+def test_uploaded_bots_play_in_the_process_sandbox(
+    trnd, builtin_versions, user, other_user, settings, client
+) -> None:
     """Uploaded code runs through the sandbox: a working .zip bot and one that crashes."""
     from bots.services import create_bot, upload_version
 
     from .conftest import BOT_SOURCE, make_zip
 
     settings.ARENA_SANDBOX = "process"
-    good = upload_version(bot=create_bot(owner=user, game=trnd, name="zipbot"),
-                          filename="bot.zip", data=make_zip({"main.py": BOT_SOURCE}))
-    bad = upload_version(bot=create_bot(owner=user, game=trnd, name="crasher"),
-                         filename="main.py", data=CRASHING_BOT)
-    match = dispatch_match(create_match(game=trnd, versions=[good, bad, builtin_versions[1]],
-                                        seed=4, time_control={"move_ms": 2000}))
+    good = upload_version(
+        bot=create_bot(owner=user, game=trnd, name="zipbot"),
+        filename="bot.zip",
+        data=make_zip({"main.py": BOT_SOURCE}),
+    )
+    bad = upload_version(
+        bot=create_bot(owner=user, game=trnd, name="crasher"), filename="main.py", data=CRASHING_BOT
+    )
+    match = dispatch_match(
+        create_match(
+            game=trnd,
+            versions=[good, bad, builtin_versions[1]],
+            seed=4,
+            time_control={"move_ms": 2000},
+        )
+    )
     assert match.status == MatchStatus.FINISHED, match.error
     seats = list(match.seats.order_by("seat"))
     assert seats[0].status in ("ok", "illegal")
     assert seats[1].status == "crashed" and seats[1].faults
     assert seats[1].rank == 3  # a retired seat ranks below every seat still playing
     assert seats[1].elo_after < seats[1].elo_before
+    # stderr is private: kept on the seat, out of the public replay; no server paths either.
+    assert "secret debug line" in seats[1].stderr
+    text = json.dumps(match.replay)
+    assert "secret debug line" not in text and str(settings.MEDIA_ROOT) not in text
+    assert match.replay["seats"][1]["bot"] == f"version:{bad.pk}"
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "secret debug line" not in page
+    client.force_login(user)
+    assert "secret debug line" in client.get(f"/matches/{match.pk}/").content.decode()
+    client.force_login(other_user)
+    assert "secret debug line" not in client.get(f"/matches/{match.pk}/").content.decode()
