@@ -44,7 +44,7 @@ def arrow_destination(tiles: Tiles, cell: int) -> int | None:
 
 
 def portal_cells(tiles: Tiles) -> list[int]:
-    out = []
+    out: list[int] = []
     for p, (t, turns) in enumerate(tiles):
         out.extend(cell_of(p, local) for local in PORTAL_LOCALS[t][turns])
     return out

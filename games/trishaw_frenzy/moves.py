@@ -200,9 +200,9 @@ def _land(s: State, t: int, rng: Rng, ev: Events) -> bool:
         return True
     if sq == "E":
         return _draw_event(s, t, rng, ev)
-    dest = board.arrow_destination(s["tiles"], cell)
-    assert dest is not None
-    _move(s, t, dest, "arrow", ev)  # the square reached is not resolved: no chains
+    arrow = board.arrow_destination(s["tiles"], cell)
+    assert arrow is not None
+    _move(s, t, arrow, "arrow", ev)  # the square reached is not resolved: no chains
     _check_finish(s)
     return True
 

@@ -250,7 +250,8 @@ class TrishawState(GameState):
                 }
             )
             return Result([tot[0]], [1], reason, details)
-        return Result(tot, scoring.final_ranks(s["tokens"], s["bonus"]), reason, details)
+        scores: list[int | float] = list(tot)
+        return Result(scores, scoring.final_ranks(s["tokens"], s["bonus"]), reason, details)
 
     def to_json(self) -> dict[str, JSON]:
         return _copy(self.s)
