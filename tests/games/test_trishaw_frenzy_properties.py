@@ -36,8 +36,8 @@ def _check_invariants(state: TrishawState) -> None:
     assert all(b >= 0 for b in s["bonus"])
 
 
-def _random_game(players: int, seed: int, check=None) -> tuple[TrishawState, list]:
-    state = GAME.new_game(players, seed)
+def _random_game(players: int, seed: int, check=None, options=None) -> tuple[TrishawState, list]:
+    state = GAME.new_game(players, seed, options)
     rng = Rng(seed ^ 0x5EED)
     log = []
     while not state.is_over():
@@ -52,9 +52,10 @@ def _random_game(players: int, seed: int, check=None) -> tuple[TrishawState, lis
 
 
 @FAST
-@given(players=player_counts, seed=seeds)
-def test_conservation_and_invariants_hold_all_game(players: int, seed: int) -> None:
-    state, log = _random_game(players, seed, check=_check_invariants)
+@given(players=player_counts, seed=seeds, carry=st.booleans())
+def test_conservation_and_invariants_hold_all_game(players: int, seed: int, carry: bool) -> None:
+    options = {"rotate_carries_trishaws": carry}
+    state, log = _random_game(players, seed, check=_check_invariants, options=options)
     _check_invariants(state)
     res = state.result()
     s = state.s
