@@ -3,6 +3,7 @@ that import right now."""
 
 from __future__ import annotations
 
+import os
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -53,5 +54,6 @@ def small_game(games_now: list[str]) -> str:
 
 @pytest.fixture(autouse=True)
 def process_backend(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The process backend for every referee test (the Docker backend has its own tests)."""
-    monkeypatch.setenv("ARENA_SANDBOX", "process")
+    """The process backend for every referee test (the Docker backend has its own tests);
+    ``ARENA_TEST_SANDBOX=docker`` runs this suite through Docker instead."""
+    monkeypatch.setenv("ARENA_SANDBOX", os.environ.get("ARENA_TEST_SANDBOX", "process"))
