@@ -37,7 +37,21 @@ RUNTIME_IMAGE = "meeple-arena/bot-runtime:py3.11-1"
 BUILD_COMMAND = "deploy/build-runtime-image.sh"
 LABEL = "meeple-arena"  # label prefix; "meeple-arena.sandbox=1" marks every bot container
 BOT_USER = "65534:65534"
-WORKER_ID = f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _start_ticks(pid: int) -> str:
+    """A process's start time (clock ticks since boot): with the pid, it names one process
+    even after the pid is reused."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+        return stat[stat.rindex(")") + 2 :].split()[19]
+    except (OSError, ValueError, IndexError):
+        return "0"
+
+
+#: host:pid:start-ticks of this worker process, a label on every container it starts
+WORKER_ID = f"{socket.gethostname()}:{os.getpid()}:{_start_ticks(os.getpid())}"
 
 _LIVE: weakref.WeakSet[DockerBot] = weakref.WeakSet()
 _LIVE_LOCK = threading.Lock()
@@ -237,9 +251,8 @@ class DockerSandbox(Sandbox):
         now = time.time()
         n = 0
         for c in self._list(None):
-            worker = c.labels.get(f"{LABEL}.worker", "")
-            whost, _, wpid = worker.rpartition(":")
-            dead = whost == host and wpid.isdigit() and not _pid_alive(int(wpid))
+            whost, wpid, wticks = [*c.labels.get(f"{LABEL}.worker", "").split(":"), "", ""][:3]
+            dead = whost == host and wpid.isdigit() and not _worker_alive(int(wpid), wticks)
             created = c.attrs.get("Created", "")
             old = _age_s(created, now) > max_age_s
             if (dead or old) and self._remove(c):
@@ -247,14 +260,14 @@ class DockerSandbox(Sandbox):
         return n
 
 
-def _pid_alive(pid: int) -> bool:
+def _worker_alive(pid: int, ticks: str) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass
+    return not ticks or _start_ticks(pid) == ticks  # else: the pid was reused
 
 
 def _age_s(created: str, now: float) -> float:
