@@ -57,14 +57,8 @@ def _now() -> str:
 def _resolve_sandbox(sandbox: str | Sandbox | None) -> Sandbox:
     if isinstance(sandbox, Sandbox):
         return sandbox
-    try:
-        from sandbox import get_sandbox  # late: the backends may pull in the Docker SDK
-    except ImportError:  # an older sandbox/ without the chooser: only the process backend
-        if sandbox not in (None, "auto", "process"):
-            raise SandboxError(f"sandbox backend {sandbox!r} is not available") from None
-        from sandbox.process import ProcessSandbox
+    from sandbox import get_sandbox  # late: the backends may pull in the Docker SDK
 
-        return ProcessSandbox()
     return get_sandbox(sandbox)
 
 
