@@ -1,0 +1,247 @@
+"""What the sandbox costs, in one run: ``python bench/sandbox_overhead.py [--quick] [--json PATH]``.
+
+Measures (medians):
+
+1. a whole match (the shortest game, first-action bots as protocol programs) under the Docker
+   backend, the process backend, and plain unsandboxed pipes; overhead = backend - plain;
+2. a container start through the backend (create + attach + start + first line) against a bare
+   ``docker run --rm`` of the same image through the CLI;
+3. the per-decision round trip (one JSON line each way) through a container's attach socket,
+   through the process backend, and over a raw pipe (the floor).
+
+Prints a table of figures and ratios. Docker rows are skipped (with a note) when no engine or
+runtime image is available.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from arena.referee import TimeControl, run_match  # noqa: E402
+from games import registry  # noqa: E402
+from sandbox.base import Limits, Sandbox, SandboxError  # noqa: E402
+from sandbox.code import prepare_bot, release_bot  # noqa: E402
+from sandbox.docker import RUNTIME_IMAGE, DockerSandbox  # noqa: E402
+from sandbox.process import ProcessSandbox, bot_python  # noqa: E402
+
+ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.stdout.flush()\n"
+GOOD = ROOT / "tests" / "sandbox" / "bots" / "good.py"
+
+
+def median_ms(xs: list[float]) -> float:
+    return statistics.median(xs) * 1000
+
+
+def shortest_game() -> tuple[str, int, int]:
+    best = None
+    for slug in registry.slugs():
+        try:
+            g = registry.get_game(slug)
+            players = max(2, g.min_players)
+            state = g.new_game(players, 1)
+        except Exception:
+            continue
+        n = 0
+        while not state.is_over() and n < 5000:
+            state.apply(state.legal_actions()[0])
+            n += 1
+        if best is None or n < best[2]:
+            best = (slug, players, n)
+    assert best is not None
+    return best
+
+
+def time_match(game: str, players: int, sb: Sandbox, repeat: int) -> float:
+    times = []
+    for k in range(repeat):
+        t = time.perf_counter()
+        out = run_match(
+            game,
+            [str(GOOD)] * players,
+            seed=k,
+            sandbox=sb,
+            time=TimeControl(start_ms=20_000, move_ms=5_000, bank_ms=0),
+        )
+        times.append(time.perf_counter() - t)
+        assert out.status == "finished" and all(s.status == "ok" for s in out.seats), out.error
+    return median_ms(times)
+
+
+def round_trips(bot, n: int) -> float:
+    line = json.dumps({"type": "act", "turn": 1, "legal_actions": list(range(20))})
+    bot.send_line(line)
+    bot.read_line(30)
+    t = time.perf_counter()
+    for _ in range(n):
+        bot.send_line(line)
+        bot.read_line(30)
+    return (time.perf_counter() - t) / n * 1e6
+
+
+def raw_pipe_round_trip(n: int) -> float:
+    p = subprocess.Popen(
+        [bot_python(), "-u", "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+    )
+    assert p.stdin and p.stdout
+    data = (
+        json.dumps({"type": "act", "turn": 1, "legal_actions": list(range(20))}) + "\n"
+    ).encode()
+    fin, fout = p.stdin.fileno(), p.stdout.fileno()
+
+    def once() -> None:
+        os.write(fin, data)
+        got = b""
+        while not got.endswith(b"\n"):
+            got += os.read(fout, 65536)
+
+    once()
+    t = time.perf_counter()
+    for _ in range(n):
+        once()
+    took = (time.perf_counter() - t) / n * 1e6
+    p.kill()
+    p.wait()
+    return took
+
+
+def start_costs(sb: DockerSandbox, code, repeat: int) -> tuple[float, float]:
+    """(backend start to first line, bare ``docker run --rm`` to exit), medians in ms."""
+    ours, bare = [], []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        bot = sb.start(code, labels={"bench": "1"}, limits=Limits())
+        bot.send_line("{}")
+        bot.read_line(30)
+        ours.append(time.perf_counter() - t)
+        bot.close(grace_s=0)
+        t = time.perf_counter()
+        subprocess.run(
+            [
+                "docker",
+                "run",
+                "--rm",
+                "-i",
+                "--network",
+                "none",
+                RUNTIME_IMAGE,
+                "python3",
+                "-c",
+                "print(1)",
+            ],
+            check=True,
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+        )
+        bare.append(time.perf_counter() - t)
+    return median_ms(ours), median_ms(bare)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions")
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    args = ap.parse_args(argv)
+    rep, n_rt = (3, 300) if args.quick else (5, 2000)
+
+    docker: DockerSandbox | None = DockerSandbox()
+    try:
+        docker.check()
+    except SandboxError as e:
+        print(f"note: Docker rows skipped: {e}", file=sys.stderr)
+        docker = None
+    process = ProcessSandbox()
+    plain = ProcessSandbox(use_bwrap=False, isolate_user=False)
+
+    game, players, decisions = shortest_game()
+    fig: dict[str, float] = {}
+    fig["match_plain_ms"] = time_match(game, players, plain, rep)
+    fig["match_process_ms"] = time_match(game, players, process, rep)
+    if docker:
+        fig["match_docker_ms"] = time_match(game, players, docker, rep)
+
+    tmp = Path(tempfile.mkdtemp())
+    (tmp / "echo.py").write_text(ECHO)
+    code = prepare_bot(tmp / "echo.py")
+    try:
+        fig["rt_raw_pipe_us"] = raw_pipe_round_trip(n_rt)
+        with process.start(code, labels={"bench": "1"}, limits=Limits()) as bot:
+            fig["rt_process_us"] = round_trips(bot, n_rt)
+        if docker:
+            with docker.start(code, labels={"bench": "1"}, limits=Limits()) as bot:
+                fig["rt_docker_us"] = round_trips(bot, n_rt)
+            fig["start_backend_ms"], fig["start_bare_run_ms"] = start_costs(docker, code, rep)
+    finally:
+        release_bot(code)
+
+    rows: list[tuple[str, str, str]] = []
+    base = fig["match_plain_ms"]
+    rows.append(
+        (
+            f"match, plain pipes ({game}, {players} seats, {decisions} decisions)",
+            f"{base:.0f} ms",
+            "1.00",
+        )
+    )
+    for name in ("process", "docker"):
+        key = f"match_{name}_ms"
+        if key in fig:
+            rows.append(
+                (
+                    f"match, {name} backend (overhead {fig[key] - base:+.0f} ms)",
+                    f"{fig[key]:.0f} ms",
+                    f"{fig[key] / base:.2f}",
+                )
+            )
+    if "start_backend_ms" in fig:
+        rows.append(
+            ("bare `docker run --rm` (CLI, to exit)", f"{fig['start_bare_run_ms']:.0f} ms", "1.00")
+        )
+        rows.append(
+            (
+                "container start via backend (to first line)",
+                f"{fig['start_backend_ms']:.0f} ms",
+                f"{fig['start_backend_ms'] / fig['start_bare_run_ms']:.2f}",
+            )
+        )
+    floor = fig["rt_raw_pipe_us"]
+    rows.append(("round trip, raw pipe (floor)", f"{floor:.0f} µs", "1.00"))
+    rows.append(
+        (
+            "round trip, process backend",
+            f"{fig['rt_process_us']:.0f} µs",
+            f"{fig['rt_process_us'] / floor:.2f}",
+        )
+    )
+    if "rt_docker_us" in fig:
+        rows.append(
+            (
+                "round trip, container attach socket",
+                f"{fig['rt_docker_us']:.0f} µs",
+                f"{fig['rt_docker_us'] / floor:.2f}",
+            )
+        )
+
+    w = max(len(r[0]) for r in rows)
+    print(f"| {'what':<{w}} | {'median':>9} | {'ratio':>5} |")
+    print(f"|{'-' * (w + 2)}|{'-' * 11}|{'-' * 7}|")
+    for what, val, ratio in rows:
+        print(f"| {what:<{w}} | {val:>9} | {ratio:>5} |")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"game": game, "players": players, **fig}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
