@@ -9,7 +9,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -30,8 +33,7 @@ def redis_url() -> str:
     """A Redis URL for tests (database 15, so a developer's data in 0 is untouched)."""
     import redis
 
-    base = os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/0"
-    url = base.rsplit("/", 1)[0] + "/15" if base.startswith("redis://") else base
+    url = os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/15"
     try:
         redis.Redis.from_url(url, socket_connect_timeout=2).ping()
     except Exception as exc:
@@ -60,18 +62,60 @@ def platform_env(**extra: str) -> dict[str, str]:
     return env
 
 
+@dataclass
+class WorkerProcess:
+    proc: subprocess.Popen[bytes]
+    queue: str
+
+    def stderr_tail(self) -> str:
+        self.proc.terminate()
+        try:
+            _, err = self.proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            _, err = self.proc.communicate()
+        return err.decode(errors="replace")[-3000:]
+
+
+@contextmanager
+def celery_on(url: str) -> Iterator[None]:
+    """Point the arena's Celery app at ``url`` (not eager) for the block, dropping any
+    connection pool or result backend it had cached for another broker."""
+    from arena.celery_app import app
+
+    conf = app.conf
+    saved = (conf.broker_url, conf.result_backend, conf.task_always_eager)
+
+    def reset() -> None:
+        # Drop references only: kombu keeps producer pools per connection globally, so
+        # closing them here would break the next user of the same broker.
+        app._pool = None
+        app.amqp._producer_pool = None
+        app._local.__dict__.pop("backend", None)
+
+    reset()
+    conf.update(broker_url=url, result_backend=url, task_always_eager=False)
+    try:
+        yield
+    finally:
+        reset()
+        conf.update(broker_url=saved[0], result_backend=saved[1], task_always_eager=saved[2])
+
+
 @pytest.fixture
-def celery_worker_process(redis_url: str) -> Iterator[subprocess.Popen[bytes]]:
-    """A real Celery worker process (the production wiring, ``-A meeple``) on Redis."""
+def celery_worker_process(redis_url: str) -> Iterator[WorkerProcess]:
+    """A real Celery worker process (the production wiring, ``-A meeple``) on Redis,
+    consuming a queue of its own so parallel test processes never take each other's tasks."""
+    queue = f"test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     env = platform_env(CELERY_BROKER_URL=redis_url, CELERY_RESULT_BACKEND=redis_url)
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "meeple", "worker", "--pool=solo",
-         "--concurrency=1", "--loglevel=WARNING", "--without-heartbeat", "--without-gossip",
-         "--without-mingle", "-n", f"test-{os.getpid()}@%h"],
+         "--loglevel=WARNING", "--without-heartbeat", "--without-gossip",
+         "--without-mingle", "-Q", queue, "-n", f"{queue}@%h"],
         cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     try:
-        yield proc
+        yield WorkerProcess(proc, queue)
     finally:
         proc.terminate()
         try:

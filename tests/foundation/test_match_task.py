@@ -3,10 +3,11 @@ process that runs the referee (CI always takes the second path)."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import WorkerProcess, celery_on
 
 FIRST_LEGAL_BOT = """
 import json, sys
@@ -42,23 +43,21 @@ def test_match_task_refuses_bad_input_as_an_error_outcome() -> None:
 
 @pytest.mark.redis
 def test_match_task_through_redis_runs_a_program_bot_on_a_worker(
-    tmp_path: Path, redis_url: str, celery_worker_process: subprocess.Popen[bytes]
+    tmp_path: Path, redis_url: str, celery_worker_process: WorkerProcess
 ) -> None:
-    from arena.celery_app import app
     from arena.tasks import run_match
 
     bot = tmp_path / "first_legal.py"
     bot.write_text(FIRST_LEGAL_BOT)
-    conf = app.conf
-    saved = (conf.broker_url, conf.result_backend, conf.task_always_eager)
-    conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
-    try:
-        spec = {"game": "trnd", "bots": [str(bot), "builtin:random", "builtin:random"],
-                "seed": 5, "options": {"max_rounds": 2}, "sandbox": "process",
-                "time": {"start_ms": 10000, "move_ms": 2000, "bank_ms": 10000}}
-        out = run_match.delay(spec).get(timeout=180)
-    finally:
-        conf.update(broker_url=saved[0], result_backend=saved[1], task_always_eager=saved[2])
+    spec = {"game": "trnd", "bots": [str(bot), "builtin:random", "builtin:random"],
+            "seed": 5, "options": {"max_rounds": 2}, "sandbox": "process",
+            "time": {"start_ms": 10000, "move_ms": 2000, "bank_ms": 10000}}
+    with celery_on(redis_url):
+        result = run_match.apply_async(args=(spec,), queue=celery_worker_process.queue)
+        try:
+            out = result.get(timeout=180)
+        except Exception:
+            raise AssertionError(f"worker failed: {celery_worker_process.stderr_tail()}") from None
     assert out["status"] == "finished", out["error"]
     assert out["seats"][0]["status"] == "ok", out["seats"][0]
     assert out["seats"][0]["faults"] == []
