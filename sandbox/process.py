@@ -152,9 +152,7 @@ class ProcessSandbox(Sandbox):
         else:
             argv = [self.python, "-u", "-E", "-s", code.entry]
             cwd, env = str(code.root), _bot_env()
-        user_kw: dict[str, object] = {}
-        if lease is not None:
-            user_kw = {"user": lease.uid, "group": lease.uid, "extra_groups": []}
+        uid = lease.uid if lease is not None else None
         try:
             proc = subprocess.Popen(
                 argv,
@@ -167,7 +165,9 @@ class ProcessSandbox(Sandbox):
                 start_new_session=True,
                 close_fds=True,
                 preexec_fn=lambda: _set_limits(limits, nproc),
-                **user_kw,  # type: ignore[arg-type]
+                user=uid,
+                group=uid,
+                extra_groups=[] if uid is not None else None,
             )
         except OSError as e:
             if lease is not None:

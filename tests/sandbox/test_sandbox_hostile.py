@@ -63,8 +63,8 @@ EXPECT: dict[str, Expect] = {
     "cpu_spin": Expect({"timeout"}),
     "sleep_forever": Expect({"timeout"}),
     "memory_bomb": Expect({"crash"}, detail="memory"),
-    "fork_bomb": Expect({"timeout"}),
-    "thread_bomb": Expect({"timeout", "crash"}),
+    "fork_bomb": Expect({"timeout"}, log_has="fork refused after"),
+    "thread_bomb": Expect({"timeout", "crash"}, log_has="threads stopped at"),
     "fill_tmp": Expect({"crash"}, log_has="fill stopped"),
     # writes into the sandbox's own /tmp and /dev/shm may succeed; nowhere else
     "write_outside": Expect(
@@ -154,6 +154,11 @@ def _play_hostile(name: str, sb: Sandbox, game: str, players: int, listener) -> 
         assert exp.log_has in log, log[-2000:]
     for bad in exp.log_lacks:
         assert bad not in log, f"{name}: {bad!r} in its log: {log[-2000:]}"
+    if name == "fill_tmp":  # stopped by the tmpfs size, not by the disk
+        mb = int(log.split("fill stopped after ")[1].split()[0])
+        assert LIMITS.tmpfs_mb - 8 <= mb <= LIMITS.tmpfs_mb, log
+    if name == "fork_bomb":  # the parent's own count: under the process cap
+        assert int(log.split("fork refused after ")[1].split(":")[0]) < LIMITS.pids, log
 
     # nothing remains
     if sb.name == "docker":

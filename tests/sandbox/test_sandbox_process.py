@@ -94,9 +94,9 @@ def test_close_kills_daemonised_child(prepared, tmp_path) -> None:
         "if os.fork() == 0:\n"
         "    os.setsid()\n"
         "    if os.fork() == 0:\n"
+        "        print('ready', flush=True)  # the daemon says it exists\n"
         "        time.sleep(120)\n"
         "    os._exit(0)\n"
-        "print('ready', flush=True)\n"
         "time.sleep(120)\n"
     )
     sb = ProcessSandbox(use_bwrap=False)  # no pid namespace: only the uid sweep can find it

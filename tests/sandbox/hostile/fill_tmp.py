@@ -15,11 +15,12 @@ def log(text):
 
 
 def attack(msg):
+    # files of 4 MB (under the file-size limit), until /tmp itself is full
     total = 0
     try:
         for i in range(100000):
             with open(f"/tmp/fill{i}", "wb") as f:
-                for _ in range(64):
+                for _ in range(4):
                     f.write(b"x" * (1 << 20))
                     total += 1 << 20
     except OSError as e:

