@@ -36,7 +36,11 @@ LIMITS = Limits(
     stderr_cap_bytes=16 * 1024,
 )
 SECRET = secrets.token_hex(16)
-SECRET_FILES = [Path("/tmp/meeple-hostile-secret"), Path("/var/tmp/meeple-hostile-secret")]
+# one set per test process (pytest-xdist workers run side by side); the bot globs for them
+SECRET_FILES = [
+    Path(f"/tmp/meeple-hostile-secret-{os.getpid()}"),
+    Path(f"/var/tmp/meeple-hostile-secret-{os.getpid()}"),
+]
 WRITE_TARGETS = [
     Path("/pwned"),
     Path("/usr/pwned"),
@@ -48,7 +52,8 @@ WRITE_TARGETS = [
     Path("/tmp/fill0"),
     HOSTILE / "pwned",
 ]
-LISTEN_PORT = 47011  # the port net_loopback.py tries
+# net_loopback.py tries 47011-47018: one port per xdist worker
+LISTEN_PORT = 47011 + int(os.environ.get("PYTEST_XDIST_WORKER", "gw0")[2:] or 0) % 8
 
 
 @dataclass

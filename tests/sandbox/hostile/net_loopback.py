@@ -18,9 +18,10 @@ def log(text):
 def attack(msg):
     import socket
 
-    for host, port in [("127.0.0.1", 47011), ("172.17.0.1", 47011), ("::1", 47011)]:
+    targets = [(h, p) for p in range(47011, 47019) for h in ("127.0.0.1", "172.17.0.1", "::1")]
+    for host, port in targets:
         try:
-            s = socket.create_connection((host, port), timeout=1)
+            s = socket.create_connection((host, port), timeout=0.2)
             s.sendall(b"pwned")
             log(f"CONNECTED {host}:{port}")
         except OSError as e:

@@ -16,9 +16,14 @@ def log(text):
 
 
 def attack(msg):
+    import glob
+
+    canaries = glob.glob("/tmp/meeple-hostile-secret*") + glob.glob(
+        "/var/tmp/meeple-hostile-secret*"
+    )
     for path in [
+        *canaries,
         "/tmp/meeple-hostile-secret",
-        "/var/tmp/meeple-hostile-secret",
         "/etc/shadow",
         "/proc/1/environ",
         "/root/.bash_history",
