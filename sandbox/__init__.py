@@ -43,6 +43,21 @@ class UnsafeSandboxWarning(UserWarning):
     """Bots are running without a security boundary (the process backend)."""
 
 
+# one engine client per worker process (and engine address), reused across matches
+_docker: dict[str | None, Sandbox] = {}
+
+
+def _docker_sandbox() -> Sandbox:
+    from sandbox.docker import DockerSandbox
+
+    host = os.environ.get("DOCKER_HOST")
+    sb = _docker.get(host)
+    if not isinstance(sb, DockerSandbox):
+        sb = _docker[host] = DockerSandbox()
+    sb.check()  # every time: the engine may have gone, the image been removed
+    return sb
+
+
 def get_sandbox(name: str | None = "auto") -> Sandbox:
     """A backend by name: ``"docker"``, ``"process"`` or ``"auto"`` (Docker when an engine
     answers and the runtime image is built, else the process backend, with a warning). With
@@ -55,19 +70,11 @@ def get_sandbox(name: str | None = "auto") -> Sandbox:
 
         return ProcessSandbox()
     if name == "docker":
-        from sandbox.docker import DockerSandbox
-
-        sb = DockerSandbox()
-        sb.check()  # raises SandboxError saying what to run
-        return sb
+        return _docker_sandbox()  # raises SandboxError saying what to run
     if name == "auto":
         reason = "the Docker backend is not available"
         try:
-            from sandbox.docker import DockerSandbox
-
-            sb = DockerSandbox()
-            sb.check()
-            return sb
+            return _docker_sandbox()
         except SandboxError as e:
             reason = str(e)
         except ImportError as e:  # the docker SDK is not installed
