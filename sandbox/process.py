@@ -142,16 +142,15 @@ class ProcessSandbox(Sandbox):
         if lease is not None:
             nproc: int | None = limits.pids
         elif os.geteuid() != 0:
-            # Same user as us: RLIMIT_NPROC counts all our processes. Weak, but bounds a bomb.
-            nproc = len(uids.processes_of(os.getuid())) + limits.pids
+            # Same user as us: RLIMIT_NPROC counts all our tasks (threads included). Weak, but
+            # it bounds a bomb.
+            nproc = uids.task_count(os.getuid()) + limits.pids
         else:
             nproc = None  # root ignores RLIMIT_NPROC; nothing to gain
         if self.use_bwrap:
-            argv = _bwrap_args(code, self.python, limits)
-            cwd, env = "/", None
+            argv, cwd = _bwrap_args(code, self.python, limits), "/"
         else:
-            argv = [self.python, "-u", "-E", "-s", code.entry]
-            cwd, env = str(code.root), _bot_env()
+            argv, cwd = [self.python, "-u", "-E", "-s", code.entry], str(code.root)
         uid = lease.uid if lease is not None else None
         try:
             proc = subprocess.Popen(
@@ -161,7 +160,7 @@ class ProcessSandbox(Sandbox):
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 cwd=cwd,
-                env=env if env is not None else _bot_env(),
+                env=_bot_env(),
                 start_new_session=True,
                 close_fds=True,
                 preexec_fn=lambda: _set_limits(limits, nproc),

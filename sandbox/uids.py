@@ -110,6 +110,22 @@ def _scan() -> dict[int, list[int]]:
     return out
 
 
+def task_count(uid: int) -> int:
+    """Tasks (threads) of ``uid``: what RLIMIT_NPROC counts."""
+    return sum(threads_of(pid) for pid in processes_of(uid))
+
+
+def threads_of(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"Threads:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 def processes_of(uid: int) -> list[int]:
     """Live pids whose real uid is ``uid``."""
     return _scan().get(uid, [])

@@ -160,3 +160,22 @@ def test_require_boundary() -> None:
     require_boundary(sb, untrusted=True, allow_unsafe=True)
     with pytest.raises(SandboxError, match="not a security boundary"):
         require_boundary(sb, untrusted=True)
+
+
+def test_task_count_counts_threads() -> None:
+    import threading
+
+    from sandbox import uids
+
+    assert uids.task_count(os.getuid()) >= uids.threads_of(os.getpid()) >= 1
+    before = uids.threads_of(os.getpid())
+    stop = threading.Event()
+    threads = [threading.Thread(target=stop.wait) for _ in range(5)]
+    for t in threads:
+        t.start()
+    try:
+        assert uids.threads_of(os.getpid()) == before + 5
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
