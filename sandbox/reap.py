@@ -2,7 +2,8 @@
 
 Run it from cron or Celery beat on every worker host (e.g. every 10 minutes). It removes bot
 containers whose worker process on this host is gone or that are older than the age cap, and
-kills processes of free process-backend pool uids. Matches in progress are left alone.
+kills processes of free process-backend pool uids, and deletes prepared bot copies older than
+the age cap. Matches in progress are left alone.
 """
 
 from __future__ import annotations
@@ -15,7 +16,11 @@ def reap_orphans(max_age_hours: float = 6.0) -> dict[str, int]:
     """Clean both backends; returns what was removed per backend."""
     from sandbox import uids
 
-    out = {"process": uids.reap_free() if uids.available() else 0, "docker": 0}
+    out = {
+        "process": uids.reap_free() if uids.available() else 0,
+        "docker": 0,
+        "bot_dirs": remove_old_bot_dirs(max_age_hours * 3600),
+    }
     try:
         from sandbox.docker import DockerSandbox
 
@@ -27,12 +32,35 @@ def reap_orphans(max_age_hours: float = 6.0) -> dict[str, int]:
     return out
 
 
+def remove_old_bot_dirs(max_age_s: float) -> int:
+    """Delete ``prepare_bot`` copies (``bot-*`` in the bot folder) not touched for
+    ``max_age_s``: left by a referee that died before ``release_bot``."""
+    import shutil
+    import time
+
+    from sandbox.code import bot_dir_base
+
+    n = 0
+    cutoff = time.time() - max_age_s
+    for d in bot_dir_base().glob("bot-*"):
+        try:
+            if d.is_dir() and not d.is_symlink() and d.stat().st_mtime < cutoff:
+                shutil.rmtree(d)
+                n += 1
+        except OSError:
+            continue
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m sandbox.reap", description=__doc__)
     ap.add_argument("--max-age-hours", type=float, default=6.0)
     args = ap.parse_args(argv)
     done = reap_orphans(args.max_age_hours)
-    print(f"removed {done['docker']} bot containers, cleaned {done['process']} sandbox uids")
+    print(
+        f"removed {done['docker']} bot containers and {done['bot_dirs']} old bot copies, "
+        f"cleaned {done['process']} sandbox uids"
+    )
     return 0
 
 

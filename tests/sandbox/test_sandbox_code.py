@@ -127,3 +127,15 @@ def test_folder_without_main(tmp_path: Path) -> None:
 
 def test_error_is_a_value_error() -> None:
     assert issubclass(BotCodeError, ValueError)
+
+
+def test_reaper_removes_only_old_bot_copies(tmp_path: Path, monkeypatch) -> None:
+    from sandbox.reap import remove_old_bot_dirs
+
+    monkeypatch.setenv("ARENA_BOT_DIR", str(tmp_path / "bots"))
+    src = tmp_path / "b.py"
+    src.write_text("pass\n")
+    old, new = prepare_bot(src), prepare_bot(src)
+    os.utime(old.root, (1, 1))  # untouched since 1970
+    assert remove_old_bot_dirs(3600) == 1
+    assert not old.root.exists() and new.root.exists()
