@@ -29,13 +29,20 @@ def missing_service(what: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def redis_url() -> str:
-    """A Redis URL for tests (database 15, so a developer's data in 0 is untouched)."""
+def redis_url(worker_id: str) -> str:
+    """A Redis database of this test process's own (15, 14, ... per xdist worker), emptied
+    first, so that parallel test processes and a developer's data in database 0 never mix."""
     import redis
 
-    url = os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/15"
+    base = os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/0"
+    if not base.startswith("redis://"):
+        missing_service(f"CELERY_BROKER_URL is not a Redis URL: {base}")
+    index = 0 if worker_id == "master" else int(worker_id.removeprefix("gw")) + 1
+    url = f"{base.rsplit('/', 1)[0]}/{15 - index % 15}"
     try:
-        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+        client = redis.Redis.from_url(url, socket_connect_timeout=2)
+        client.ping()
+        client.flushdb()
     except Exception as exc:
         missing_service(f"no Redis answers at {url} ({exc})")
     return url
@@ -65,7 +72,6 @@ def platform_env(**extra: str) -> dict[str, str]:
 @dataclass
 class WorkerProcess:
     proc: subprocess.Popen[bytes]
-    queue: str
 
     def stderr_tail(self) -> str:
         self.proc.terminate()
@@ -93,29 +99,39 @@ def celery_on(url: str) -> Iterator[None]:
         app.amqp._producer_pool = None
         app._local.__dict__.pop("backend", None)
 
+    # Celery's settings prefer these environment variables to the configuration.
+    saved_env = {k: os.environ.get(k) for k in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND")}
+    os.environ.update(CELERY_BROKER_URL=url, CELERY_RESULT_BACKEND=url)
     reset()
     conf.update(broker_url=url, result_backend=url, task_always_eager=False)
     try:
         yield
     finally:
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
         reset()
         conf.update(broker_url=saved[0], result_backend=saved[1], task_always_eager=saved[2])
 
 
 @pytest.fixture
-def celery_worker_process(redis_url: str) -> Iterator[WorkerProcess]:
+def celery_worker_process(redis_url: str, request: pytest.FixtureRequest) -> Iterator[WorkerProcess]:
     """A real Celery worker process (the production wiring, ``-A meeple``) on Redis,
-    consuming a queue of its own so parallel test processes never take each other's tasks."""
-    queue = f"test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    env = platform_env(CELERY_BROKER_URL=redis_url, CELERY_RESULT_BACKEND=redis_url)
+    on this test process's own Redis database. A test may add environment variables by
+    setting ``request.node.worker_env`` (a dict) before asking for this fixture."""
+    name = f"test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    env = platform_env(CELERY_BROKER_URL=redis_url, CELERY_RESULT_BACKEND=redis_url,
+                       **getattr(request.node, "worker_env", {}))
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "meeple", "worker", "--pool=solo",
          "--loglevel=WARNING", "--without-heartbeat", "--without-gossip",
-         "--without-mingle", "-Q", queue, "-n", f"{queue}@%h"],
+         "--without-mingle", "-n", f"{name}@%h"],
         cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     try:
-        yield WorkerProcess(proc, queue)
+        yield WorkerProcess(proc)
     finally:
         proc.terminate()
         try:

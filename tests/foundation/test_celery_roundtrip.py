@@ -26,7 +26,7 @@ def test_round_trip_through_redis_and_a_worker(
     from arena.tasks import ping
 
     with celery_on(redis_url):
-        async_result = ping.apply_async(args=("through redis",), queue=celery_worker_process.queue)
+        async_result = ping.apply_async(args=("through redis",))
         try:
             answer = async_result.get(timeout=60)
         except Exception:

@@ -53,7 +53,7 @@ def test_match_task_through_redis_runs_a_program_bot_on_a_worker(
             "seed": 5, "options": {"max_rounds": 2}, "sandbox": "process",
             "time": {"start_ms": 10000, "move_ms": 2000, "bank_ms": 10000}}
     with celery_on(redis_url):
-        result = run_match.apply_async(args=(spec,), queue=celery_worker_process.queue)
+        result = run_match.apply_async(args=(spec,))
         try:
             out = result.get(timeout=180)
         except Exception:

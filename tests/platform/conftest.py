@@ -38,6 +38,19 @@ def _media_root(settings: Any, tmp_path: Any) -> None:
     settings.MEDIA_ROOT = tmp_path / "media"
 
 
+@pytest.fixture(autouse=True)
+def _celery_inline(settings: Any) -> Any:
+    """The platform's own tests run the match chain inline, also when CI configures a broker;
+    tests/foundation/test_platform_worker.py covers the same chain through Redis."""
+    from arena.celery_app import app
+
+    saved = app.conf.task_always_eager
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = saved
+
+
 @pytest.fixture
 def games(db: None) -> dict[str, Game]:
     return {g.slug: g for g in sync_games()}
