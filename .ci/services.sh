@@ -10,6 +10,11 @@ command -v redis-server >/dev/null || need_pkgs+=(redis-server)
 command -v dockerd >/dev/null || need_pkgs+=(docker.io)
 command -v bwrap >/dev/null || need_pkgs+=(bubblewrap)
 command -v pg_ctlcluster >/dev/null || need_pkgs+=(postgresql)
+# The bot runtime image is made from Debian's python3.11 and numpy (deploy/build-runtime-image.sh).
+[ -x /usr/bin/python3.11 ] || need_pkgs+=(python3.11)
+/usr/bin/python3.11 -c 'import numpy' 2>/dev/null || need_pkgs+=(python3-numpy)
+# Browser tests drive Debian's chromium through Playwright.
+command -v chromium >/dev/null || need_pkgs+=(chromium)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   log "installing ${need_pkgs[*]}"
   apt-get update -qq >/dev/null

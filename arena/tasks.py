@@ -27,24 +27,32 @@ def run_match(spec: dict[str, Any]) -> dict[str, Any]:
     """Run one match on this worker and return ``MatchOutcome.to_json(replay=True)``.
 
     ``spec``: ``{"game", "bots": [path or "builtin:NAME", ...], "seed", "options",
-    "match_id", "time": {"start_ms", "move_ms", "bank_ms"}, "sandbox"}`` (all but game and
-    bots optional). Input the referee refuses comes back as an ``error`` outcome, so the
-    caller always has something to record.
+    "match_id", "time": {"start_ms", "move_ms", "bank_ms"}, "sandbox", "untrusted",
+    "allow_unsafe"}`` (all but game and bots optional). ``untrusted`` marks uploads of other
+    users: they only run in a sandbox that is a security boundary (Docker) unless
+    ``allow_unsafe`` (an organiser's decision) says otherwise. Input the referee refuses, and
+    a sandbox that may not run these bots, come back as an ``error`` outcome, so the caller
+    always has something to record.
     """
     from arena.referee import TimeControl
     from arena.referee import run_match as referee_run_match
+    from sandbox import get_sandbox, require_boundary
+    from sandbox.base import SandboxError
 
     try:
+        backend = get_sandbox(spec.get("sandbox"))
+        require_boundary(backend, untrusted=bool(spec.get("untrusted")),
+                         allow_unsafe=bool(spec.get("allow_unsafe")))
         outcome = referee_run_match(
             spec["game"],
             list(spec["bots"]),
             seed=int(spec.get("seed", 0)),
             options=spec.get("options") or {},
             time=TimeControl(**spec["time"]) if spec.get("time") else None,
-            sandbox=spec.get("sandbox"),
+            sandbox=backend,
             match_id=spec.get("match_id"),
         )
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, SandboxError) as exc:
         return {
             "status": "error",
             "error": f"match refused: {exc}",

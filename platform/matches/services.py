@@ -83,7 +83,7 @@ def create_match(
 
 def match_spec(match: Match) -> dict[str, Any]:
     """The spec dict that the ``arena.run_match`` task takes."""
-    seats = match.seats.select_related("bot_version").order_by("seat")
+    seats = list(match.seats.select_related("bot_version__bot__owner").order_by("seat"))
     return {
         "game": match.game.slug,
         "bots": [s.bot_version.runner_spec() for s in seats],
@@ -92,6 +92,11 @@ def match_spec(match: Match) -> dict[str, Any]:
         "match_id": str(match.pk),
         "time": {**DEFAULT_TIME, **match.time_control},
         "sandbox": settings.ARENA_SANDBOX,
+        # Uploads of users who are not staff are strangers' code (see sandbox.require_boundary).
+        "untrusted": any(
+            not s.bot_version.builtin_name and not s.bot_version.bot.owner.is_staff for s in seats
+        ),
+        "allow_unsafe": settings.ARENA_ALLOW_UNSAFE_SANDBOX,
     }
 
 

@@ -44,6 +44,9 @@ def _celery_inline(settings: Any) -> Any:
     tests/foundation/test_platform_worker.py covers the same chain through Redis."""
     from arena.celery_app import app
 
+    import meeple.celery  # noqa: F401  configures the app from Django's settings
+
+    # Reading a key makes Celery load its configuration now, so ours is not overwritten later.
     saved = app.conf.task_always_eager
     settings.CELERY_TASK_ALWAYS_EAGER = True
     app.conf.task_always_eager = True

@@ -116,15 +116,20 @@ def test_one_bot_in_two_seats_is_recorded_but_not_rated(trnd, builtin_versions) 
 CRASHING_BOT = b"import sys\nprint('secret debug line', file=sys.stderr, flush=True)\nsys.exit(3)\n"
 
 
-def test_uploaded_bots_play_in_the_process_sandbox(
-    trnd, builtin_versions, user, other_user, settings, client
+@pytest.mark.parametrize("backend", ["process", "docker"])
+def test_uploaded_bots_play_in_the_sandbox(
+    backend, trnd, builtin_versions, user, other_user, settings, client, request
 ) -> None:
-    """Uploaded code runs through the sandbox: a working .zip bot and one that crashes."""
+    """Uploaded code runs through the sandbox: a working .zip bot and one that crashes. In
+    Docker as in production; in the process sandbox only because the organiser allows it."""
     from bots.services import create_bot, upload_version
 
     from .conftest import BOT_SOURCE, make_zip
 
-    settings.ARENA_SANDBOX = "process"
+    if backend == "docker":
+        request.getfixturevalue("docker_client")
+    settings.ARENA_SANDBOX = backend
+    settings.ARENA_ALLOW_UNSAFE_SANDBOX = backend == "process"
     good = upload_version(
         bot=create_bot(owner=user, game=trnd, name="zipbot"),
         filename="bot.zip",
@@ -158,3 +163,25 @@ def test_uploaded_bots_play_in_the_process_sandbox(
     assert "secret debug line" in client.get(f"/matches/{match.pk}/").content.decode()
     client.force_login(other_user)
     assert "secret debug line" not in client.get(f"/matches/{match.pk}/").content.decode()
+
+
+def test_uploads_refused_by_the_process_sandbox_unless_allowed(
+    trnd, builtin_versions, user, settings
+) -> None:
+    """The process sandbox is no security boundary: other users' uploads make the match a
+    system error (never rated) with a message that says what to do."""
+    from bots.services import create_bot, upload_version
+
+    from .conftest import BOT_SOURCE
+
+    settings.ARENA_SANDBOX = "process"
+    settings.ARENA_ALLOW_UNSAFE_SANDBOX = False
+    upload = upload_version(
+        bot=create_bot(owner=user, game=trnd, name="stranger"), filename="main.py", data=BOT_SOURCE
+    )
+    match = dispatch_match(
+        create_match(game=trnd, versions=[upload, *builtin_versions], seed=2)
+    )
+    assert match.status == MatchStatus.ERROR
+    assert "not a security boundary" in match.error and "Docker" in match.error
+    assert not Rating.objects.exists()
