@@ -62,12 +62,15 @@ class Expect:
     detail: str = ""  # ...whose detail contains this (for the first such fault)
     log_has: str = ""  # the seat's captured stderr must contain this
     log_lacks: list[str] = field(default_factory=list)  # ...and none of these
+    # the per-move limit; attacks that must end by a kill, not the clock, get more time
+    move_ms: int = FAST.move_ms
 
 
 EXPECT: dict[str, Expect] = {
     "cpu_spin": Expect({"timeout"}),
     "sleep_forever": Expect({"timeout"}),
-    "memory_bomb": Expect({"crash"}, detail="memory"),
+    # filling 512 MiB takes a while on a loaded machine: the kill must come before the clock
+    "memory_bomb": Expect({"crash"}, detail="memory", move_ms=5000),
     "fork_bomb": Expect({"timeout"}, log_has="fork refused after"),
     "thread_bomb": Expect({"timeout", "crash"}, log_has="threads stopped at"),
     "fill_tmp": Expect({"crash"}, log_has="fill stopped"),
@@ -140,7 +143,8 @@ def _play_hostile(name: str, sb: Sandbox, game: str, players: int, listener) -> 
     bots = [str(HOSTILE / f"{name}.py")] + [str(BOTS / "good.py")] * (players - 1)
     before = descendants()
     t0 = time.monotonic()
-    out = run_match(game, bots, seed=5, time=FAST, limits=LIMITS, sandbox=sb, match_id=match_id)
+    clock = TimeControl(start_ms=FAST.start_ms, move_ms=exp.move_ms, bank_ms=FAST.bank_ms)
+    out = run_match(game, bots, seed=5, time=clock, limits=LIMITS, sandbox=sb, match_id=match_id)
     took = time.monotonic() - t0
 
     # the match finished, the other seats without a fault
