@@ -41,8 +41,11 @@ def run_match(spec: dict[str, Any]) -> dict[str, Any]:
 
     try:
         backend = get_sandbox(spec.get("sandbox"))
-        require_boundary(backend, untrusted=bool(spec.get("untrusted")),
-                         allow_unsafe=bool(spec.get("allow_unsafe")))
+        require_boundary(
+            backend,
+            untrusted=bool(spec.get("untrusted")),
+            allow_unsafe=bool(spec.get("allow_unsafe")),
+        )
         outcome = referee_run_match(
             spec["game"],
             list(spec["bots"]),

@@ -17,13 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rich.console import Console  # noqa: E402
-from rich.progress import Progress  # noqa: E402
-from rich.table import Table  # noqa: E402
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
 
-from games import registry  # noqa: E402
-from games.rng import derive_seed  # noqa: E402
-from games.simulate import play, wilson  # noqa: E402
+from games import registry
+from games.rng import derive_seed
+from games.simulate import play, wilson
 
 
 def _chunk(args: tuple[str, str, int, int, int]) -> int:
@@ -63,8 +63,10 @@ def main() -> None:
     with ProcessPoolExecutor(max_workers=args.jobs) as pool, Progress() as progress:
         for slug, hero, players in jobs:
             task = progress.add_task(f"{slug} {hero} ({players}p)", total=args.matches)
-            futures = [pool.submit(_chunk, (slug, hero, players, s, min(s + step, args.matches)))
-                       for s in range(0, args.matches, step)]
+            futures = [
+                pool.submit(_chunk, (slug, hero, players, s, min(s + step, args.matches)))
+                for s in range(0, args.matches, step)
+            ]
             wins = 0
             for fut in futures:
                 wins += fut.result()
@@ -76,8 +78,14 @@ def main() -> None:
     for col in ("game", "bot", "players", "first places", "95% interval", "random's share"):
         table.add_column(col)
     for slug, hero, players, share, low, high in rows:
-        table.add_row(slug, hero, str(players), f"{share:.1%}", f"{low:.1%} - {high:.1%}",
-                      f"{1 / players:.0%}")
+        table.add_row(
+            slug,
+            hero,
+            str(players),
+            f"{share:.1%}",
+            f"{low:.1%} - {high:.1%}",
+            f"{1 / players:.0%}",
+        )
     Console(width=130).print(table)
     if args.markdown:
         print("| game | bot | players | first places | 95% interval |")

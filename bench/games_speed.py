@@ -16,11 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rich.console import Console  # noqa: E402
-from rich.table import Table  # noqa: E402
+from rich.console import Console
+from rich.table import Table
 
-from games.registry import all_games  # noqa: E402
-from games.rng import Rng, derive_seed  # noqa: E402
+from games.registry import all_games
+from games.rng import Rng, derive_seed
 
 
 def measure(game, players: int, budget_s: float) -> dict[str, float]:  # type: ignore[no-untyped-def]
@@ -65,20 +65,37 @@ def main() -> None:
             rows.append((game.slug, players, measure(game, players, args.seconds)))
 
     table = Table(title="Random full games, one core")
-    for col in ("game", "players", "games", "games/s", "decisions/game", "µs/decision",
-                "of which observation µs"):
+    for col in (
+        "game",
+        "players",
+        "games",
+        "games/s",
+        "decisions/game",
+        "µs/decision",
+        "of which observation µs",
+    ):
         table.add_column(col, justify="right" if col not in ("game",) else "left")
     for slug, players, m in rows:
-        table.add_row(slug, str(players), str(m["games"]), f"{m['games_per_s']:.1f}",
-                      f"{m['decisions_per_game']:.0f}", f"{m['us_per_decision']:.1f}",
-                      f"{m['us_observation']:.1f}")
+        table.add_row(
+            slug,
+            str(players),
+            str(m["games"]),
+            f"{m['games_per_s']:.1f}",
+            f"{m['decisions_per_game']:.0f}",
+            f"{m['us_per_decision']:.1f}",
+            f"{m['us_observation']:.1f}",
+        )
     Console(width=130).print(table)
     if args.markdown:
-        print("| game | players | games/s | decisions/game | µs/decision | of which observation µs |")
+        print(
+            "| game | players | games/s | decisions/game | µs/decision | of which observation µs |"
+        )
         print("|---|---:|---:|---:|---:|---:|")
         for slug, players, m in rows:
-            print(f"| {slug} | {players} | {m['games_per_s']:.1f} | {m['decisions_per_game']:.0f} "
-                  f"| {m['us_per_decision']:.1f} | {m['us_observation']:.1f} |")
+            print(
+                f"| {slug} | {players} | {m['games_per_s']:.1f} | {m['decisions_per_game']:.0f} "
+                f"| {m['us_per_decision']:.1f} | {m['us_observation']:.1f} |"
+            )
 
 
 if __name__ == "__main__":

@@ -54,7 +54,8 @@ class Option:
         elif not isinstance(value, self.kind):
             raise GameError(f"option {self.name!r} must be {self.kind.__name__}, got {value!r}")
         if self.choices is not None and value not in self.choices:
-            raise GameError(f"option {self.name!r} must be one of {list(self.choices)}, got {value!r}")
+            allowed = list(self.choices)
+            raise GameError(f"option {self.name!r} must be one of {allowed}, got {value!r}")
         if self.minimum is not None and value < self.minimum:
             raise GameError(f"option {self.name!r} must be at least {self.minimum}, got {value!r}")
         if self.maximum is not None and value > self.maximum:
@@ -175,8 +176,10 @@ class Game(ABC):
         if unknown:
             names = ", ".join(known) or "none"
             raise GameError(f"{self.slug}: unknown option(s) {', '.join(unknown)} (known: {names})")
-        return {name: o.check(options[name]) if name in options else o.default
-                for name, o in known.items()}
+        return {
+            name: o.check(options[name]) if name in options else o.default
+            for name, o in known.items()
+        }
 
     def state_from_json(self, data: dict[str, JSON]) -> GameState:
         return self.state_class().from_json(data)
@@ -192,9 +195,14 @@ class Game(ABC):
             "min_players": self.min_players,
             "max_players": self.max_players,
             "options": [
-                {"name": o.name, "default": o.default, "help": o.help,
-                 "choices": list(o.choices) if o.choices else None,
-                 "minimum": o.minimum, "maximum": o.maximum}
+                {
+                    "name": o.name,
+                    "default": o.default,
+                    "help": o.help,
+                    "choices": list(o.choices) if o.choices else None,
+                    "minimum": o.minimum,
+                    "maximum": o.maximum,
+                }
                 for o in self.options
             ],
         }

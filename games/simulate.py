@@ -38,7 +38,12 @@ def play(
 
 
 def win_share(
-    slug: str, hero: str, villain: str, players: int, matches: int, seed: int = 0,
+    slug: str,
+    hero: str,
+    villain: str,
+    players: int,
+    matches: int,
+    seed: int = 0,
     options: dict[str, JSON] | None = None,
 ) -> tuple[float, float, float]:
     """Share of first places (ties count) of one ``hero`` against ``players - 1`` ``villain``

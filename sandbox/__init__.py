@@ -45,6 +45,8 @@ class UnsafeSandboxWarning(UserWarning):
 
 # one engine client per worker process (and engine address), reused across matches
 _docker: dict[str | None, Sandbox] = {}
+# fallback reasons already reported: say it once per process, not once per match
+_warned: set[str] = set()
 
 
 def _docker_sandbox() -> Sandbox:
@@ -85,8 +87,10 @@ def get_sandbox(name: str | None = "auto") -> Sandbox:
             f"sandbox: using the process backend, which is NOT a security boundary ({reason}). "
             "Do not run untrusted bots with it."
         )
-        warnings.warn(msg, UnsafeSandboxWarning, stacklevel=2)
-        log.warning(msg)
+        if reason not in _warned:
+            _warned.add(reason)
+            warnings.warn(msg, UnsafeSandboxWarning, stacklevel=2)
+            log.warning(msg)
         return ProcessSandbox()
     raise SandboxError(f"unknown sandbox {name!r}: choose one of {', '.join(BACKENDS)}")
 

@@ -117,18 +117,38 @@ def celery_on(url: str) -> Iterator[None]:
 
 
 @pytest.fixture
-def celery_worker_process(redis_url: str, request: pytest.FixtureRequest) -> Iterator[WorkerProcess]:
+def celery_worker_process(
+    redis_url: str, request: pytest.FixtureRequest
+) -> Iterator[WorkerProcess]:
     """A real Celery worker process (the production wiring, ``-A meeple``) on Redis,
     on this test process's own Redis database. A test may add environment variables by
     setting ``request.node.worker_env`` (a dict) before asking for this fixture."""
     name = f"test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    env = platform_env(CELERY_BROKER_URL=redis_url, CELERY_RESULT_BACKEND=redis_url,
-                       **getattr(request.node, "worker_env", {}))
+    env = platform_env(
+        CELERY_BROKER_URL=redis_url,
+        CELERY_RESULT_BACKEND=redis_url,
+        **getattr(request.node, "worker_env", {}),
+    )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "meeple", "worker", "--pool=solo",
-         "--loglevel=WARNING", "--without-heartbeat", "--without-gossip",
-         "--without-mingle", "-n", f"{name}@%h"],
-        cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "meeple",
+            "worker",
+            "--pool=solo",
+            "--loglevel=WARNING",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            f"{name}@%h",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     try:
         yield WorkerProcess(proc)
@@ -144,9 +164,11 @@ def celery_worker_process(redis_url: str, request: pytest.FixtureRequest) -> Ite
 def pytest_report_header(config: pytest.Config) -> list[str]:
     """Say which real services this run uses, so CI's log shows it."""
     url = os.environ.get("DATABASE_URL", "sqlite (default)")
-    lines = [f"database: {url.split('@')[-1] if '@' in url else url}",
-             f"celery broker: {os.environ.get('CELERY_BROKER_URL') or 'none (eager)'}",
-             f"CI: {IN_CI}"]
+    lines = [
+        f"database: {url.split('@')[-1] if '@' in url else url}",
+        f"celery broker: {os.environ.get('CELERY_BROKER_URL') or 'none (eager)'}",
+        f"CI: {IN_CI}",
+    ]
     try:
         import docker
 

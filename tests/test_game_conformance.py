@@ -124,7 +124,8 @@ def test_no_leak_in_observations(slug: str) -> None:
                 for seat in range(players):
                     other = state.resample_hidden(seat, rng.next64())
                     assert other.observation(seat) == state.observation(seat), (
-                        f"{slug}: seat {seat}'s observation depends on hidden information")
+                        f"{slug}: seat {seat}'s observation depends on hidden information"
+                    )
                     if state.current_seat() == seat:
                         assert other.legal_actions() == state.legal_actions()
             legal = state.legal_actions()

@@ -92,12 +92,19 @@ def match_spec(match: Match) -> dict[str, Any]:
         "match_id": str(match.pk),
         "time": {**DEFAULT_TIME, **match.time_control},
         "sandbox": settings.ARENA_SANDBOX,
-        # Uploads of users who are not staff are strangers' code (see sandbox.require_boundary).
+        # Uploads of users other than staff and the platform's own "arena" user are strangers'
+        # code (see sandbox.require_boundary).
         "untrusted": any(
-            not s.bot_version.builtin_name and not s.bot_version.bot.owner.is_staff for s in seats
+            not s.bot_version.builtin_name and not _trusted(s.bot_version.bot.owner) for s in seats
         ),
         "allow_unsafe": settings.ARENA_ALLOW_UNSAFE_SANDBOX,
     }
+
+
+def _trusted(owner: Any) -> bool:
+    from bots.services import SYSTEM_USERNAME
+
+    return bool(owner.is_staff or owner.get_username() == SYSTEM_USERNAME)
 
 
 def dispatch_match(match: Match) -> Match:

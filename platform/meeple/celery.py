@@ -10,7 +10,7 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "meeple.settings")
 
-from arena.celery_app import app  # noqa: E402
+from arena.celery_app import app
 
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

@@ -49,9 +49,14 @@ def test_match_task_through_redis_runs_a_program_bot_on_a_worker(
 
     bot = tmp_path / "first_legal.py"
     bot.write_text(FIRST_LEGAL_BOT)
-    spec = {"game": "trnd", "bots": [str(bot), "builtin:random", "builtin:random"],
-            "seed": 5, "options": {"max_rounds": 2}, "sandbox": "process",
-            "time": {"start_ms": 10000, "move_ms": 2000, "bank_ms": 10000}}
+    spec = {
+        "game": "trnd",
+        "bots": [str(bot), "builtin:random", "builtin:random"],
+        "seed": 5,
+        "options": {"max_rounds": 2},
+        "sandbox": "process",
+        "time": {"start_ms": 10000, "move_ms": 2000, "bank_ms": 10000},
+    }
     with celery_on(redis_url):
         result = run_match.apply_async(args=(spec,))
         try:

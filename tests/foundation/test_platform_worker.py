@@ -25,8 +25,11 @@ def _database_url() -> str:
 
 @pytest.fixture
 def worker(request: pytest.FixtureRequest, tmp_path: Any) -> WorkerProcess:
-    request.node.worker_env = {"DATABASE_URL": _database_url(), "ARENA_SANDBOX": "process",
-                               "ARENA_DATA_DIR": str(tmp_path)}
+    request.node.worker_env = {
+        "DATABASE_URL": _database_url(),
+        "ARENA_SANDBOX": "process",
+        "ARENA_DATA_DIR": str(tmp_path),
+    }
     return request.getfixturevalue("celery_worker_process")
 
 
@@ -34,7 +37,7 @@ def test_match_runs_on_a_worker_and_is_recorded(redis_url: str, worker: WorkerPr
     from bots.services import ensure_builtin_bots
     from catalog.services import sync_games
     from competitions.models import Rating
-    from matches.models import Match, MatchStatus
+    from matches.models import MatchStatus
     from matches.services import create_match, dispatch_match
 
     games = {g.slug: g for g in sync_games()}

@@ -23,8 +23,16 @@ print(json.dumps({
 }))
 """
 
-CLEAN = ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "ARENA_SANDBOX",
-         "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "ARENA_DATA_DIR")
+CLEAN = (
+    "DATABASE_URL",
+    "CELERY_BROKER_URL",
+    "CELERY_RESULT_BACKEND",
+    "ARENA_SANDBOX",
+    "SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "ARENA_DATA_DIR",
+)
 
 
 def probe(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
@@ -33,8 +41,14 @@ def probe(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
         if name != "ARENA_DATA_DIR":
             base.pop(name, None)
     base.update(env)
-    return subprocess.run([sys.executable, "-c", PROBE], cwd=REPO, env=base,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=REPO,
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_defaults_need_no_service(tmp_path: Path) -> None:
@@ -86,7 +100,8 @@ def test_bad_values_are_named(tmp_path: Path) -> None:
 def test_stdlib_platform_module_is_not_shadowed() -> None:
     env = platform_env()
     code = "import platform, uuid; print(platform.python_version()); uuid.uuid4()"
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env,
-                         capture_output=True, text=True, timeout=30)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=30
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == ".".join(map(str, sys.version_info[:3]))

@@ -42,9 +42,9 @@ def _media_root(settings: Any, tmp_path: Any) -> None:
 def _celery_inline(settings: Any) -> Any:
     """The platform's own tests run the match chain inline, also when CI configures a broker;
     tests/foundation/test_platform_worker.py covers the same chain through Redis."""
-    from arena.celery_app import app
-
     import meeple.celery  # noqa: F401  configures the app from Django's settings
+
+    from arena.celery_app import app
 
     # Reading a key makes Celery load its configuration now, so ours is not overwritten later.
     saved = app.conf.task_always_eager

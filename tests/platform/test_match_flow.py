@@ -179,9 +179,7 @@ def test_uploads_refused_by_the_process_sandbox_unless_allowed(
     upload = upload_version(
         bot=create_bot(owner=user, game=trnd, name="stranger"), filename="main.py", data=BOT_SOURCE
     )
-    match = dispatch_match(
-        create_match(game=trnd, versions=[upload, *builtin_versions], seed=2)
-    )
+    match = dispatch_match(create_match(game=trnd, versions=[upload, *builtin_versions], seed=2))
     assert match.status == MatchStatus.ERROR
     assert "not a security boundary" in match.error and "Docker" in match.error
     assert not Rating.objects.exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -148,10 +149,17 @@ def test_get_sandbox_names(monkeypatch) -> None:
 
 
 def test_auto_falls_back_with_warning(monkeypatch) -> None:
+    import sandbox
+
+    monkeypatch.setattr(sandbox, "_warned", set())
     monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
     with pytest.warns(UnsafeSandboxWarning, match="NOT a security boundary"):
         sb = get_sandbox("auto")
     assert sb.name == "process" and not sb.is_security_boundary
+    # said once per process and reason, not once per match
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert get_sandbox("auto").name == "process"
 
 
 def test_require_boundary() -> None:

@@ -53,6 +53,27 @@ def demo_entrants(game: Game, players: int) -> list[BotVersion]:
     return [b.latest_version() for b in bots]
 
 
+def starter_entrant(game: Game) -> BotVersion:
+    """The starter bot that ``arena new-bot`` writes, uploaded as a program by the system
+    user: it plays through the sandbox and the bot protocol like any upload."""
+    from bots.services import upload_version
+
+    from arena.newbot import STARTER
+
+    bot, _ = Bot.objects.get_or_create(
+        owner=system_user(),
+        game=game,
+        name="starter",
+        defaults={
+            "description": "The starter bot of `arena new-bot`, run as a program in the "
+            "sandbox: it plays the first legal action."
+        },
+    )
+    return bot.latest_version() or upload_version(
+        bot=bot, filename="main.py", data=STARTER.read_bytes()
+    )
+
+
 class Command(BaseCommand):
     help = (
         "Load the games and play a short round-robin tournament of built-in bots for "
@@ -83,6 +104,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--seed", type=int, default=None, help="tournament seed (default: a new one per run)"
         )
+        parser.add_argument(
+            "--no-program-bot",
+            action="store_true",
+            help="leave out the starter bot that plays as a program in the sandbox",
+        )
+        parser.add_argument(
+            "--serve",
+            nargs="?",
+            const="127.0.0.1:8000",
+            metavar="ADDR:PORT",
+            help="then serve the site (default 127.0.0.1:8000) until Ctrl-C",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["matches"] < 1:
@@ -101,6 +134,8 @@ class Command(BaseCommand):
             game = games[slug]
             players = game.clamp_players(opts["players"] or 2)
             entrants = demo_entrants(game, players)
+            if not opts["no_program_bot"]:
+                entrants.append(starter_entrant(game))
             t = create_tournament(
                 organiser=system_user(),
                 game=game,
@@ -114,6 +149,13 @@ class Command(BaseCommand):
             matches = start_tournament(t, dispatch=False)
             play_matches(matches, label=f"{game.name} ({players} seats)")
             print_standings(t)
+        if opts["serve"]:
+            console.print(
+                f"\n[bold green]Done.[/bold green] Matches, replays and leaderboards: "
+                f"[link]http://{opts['serve']}/[/link] (Ctrl-C stops the server)"
+            )
+            call_command("runserver", opts["serve"], use_reloader=False)
+            return
         console.print(
             "\n[bold green]Done.[/bold green] See the matches, replays and leaderboards: run "
             "[bold]python manage.py runserver[/bold] and open [link]http://127.0.0.1:8000/[/link]"
