@@ -308,6 +308,11 @@ def cmd_play(args: argparse.Namespace) -> int:
                     markup=True,
                     highlight=False,
                 )
+            if s.status == "crashed":
+                log = (outcome.replay.get("logs") or [""] * (i + 1))[i].strip()
+                if log:
+                    tail = log if len(log) <= 600 else "..." + log[-600:]
+                    out.print(f"seat {i}'s stderr ends:\n{tail}", markup=False, highlight=False)
             if s.retired_turn is not None:
                 out.print(
                     f"seat {i} retired ({s.status}): the first legal action was played "

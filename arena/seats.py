@@ -102,11 +102,6 @@ class BuiltinSeat(Seat):
         return Choice(index=index, ms=ms)
 
 
-def _tail(text: str, limit: int = 300) -> str:
-    text = text.strip()
-    return text if len(text) <= limit else "..." + text[-limit:]
-
-
 class ProgramSeat(Seat):
     """A submitted bot in a sandboxed process, kept for the whole match."""
 
@@ -133,10 +128,10 @@ class ProgramSeat(Seat):
         self.close(grace_s=0)  # a retired seat's process is ended at once
 
     def _gone(self, turn: int | None, err: BotGone) -> None:
+        # stderr is private to the bot's owner: it goes to the replay's per-seat logs, never
+        # into a fault's public detail.
         reason = self.process.exit_reason() or err.reason
-        tail = _tail(self.process.stderr_text())
-        detail = f"process ended ({reason})" + (f"; stderr ends: {tail}" if tail else "")
-        self.fault(p.CRASH, turn, detail)
+        self.fault(p.CRASH, turn, f"process ended ({reason})")
 
     def _too_long(self, turn: int | None) -> None:
         self.fault(p.LINE_TOO_LONG, turn, "wrote a line longer than the cap")

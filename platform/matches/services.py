@@ -30,8 +30,6 @@ log = logging.getLogger(__name__)
 #: The referee's default time control (arena.referee.TimeControl).
 DEFAULT_TIME = {"start_ms": 5000, "move_ms": 1000, "bank_ms": 10000}
 _SEED_MASK = (1 << 63) - 1
-#: How the referee introduces a stderr tail inside a fault's detail (arena/seats.py).
-STDERR_MARKER = "; stderr ends:"
 
 
 def clamp_seed(seed: int) -> int:
@@ -182,7 +180,7 @@ def record_outcome(match_id: int, outcome: dict[str, Any]) -> Match:
             seat.score = data.get("score")
             seat.rank = data.get("rank")
             seat.status = data.get("status") or SeatStatus.OK
-            seat.faults = [_redact_fault(f) for f in data.get("faults") or []]
+            seat.faults = list(data.get("faults") or [])
             seat.time_ms = round(data.get("time_ms") or 0)
             seat.stderr = logs[seat.seat] if seat.seat < len(logs) else ""
         MatchSeat.objects.bulk_update(
@@ -214,8 +212,6 @@ def _public_replay(
         for i, s in enumerate(public["seats"]):
             s = dict(s) if isinstance(s, dict) else s
             row = by_seat.get(i)
-            if isinstance(s, dict) and isinstance(s.get("faults"), list):
-                s["faults"] = [_redact_fault(f) for f in s["faults"]]
             if isinstance(s, dict) and row is not None and not row.bot_version.builtin_name:
                 path, s["bot"] = s.get("bot"), f"version:{row.bot_version_id}"
                 if s.get("name") == path:  # no name of its own: do not leak the path
@@ -223,17 +219,6 @@ def _public_replay(
             cleaned.append(s)
         public["seats"] = cleaned
     return public, logs
-
-
-def _redact_fault(fault: Any) -> Any:
-    """A fault without the tail of the bot's stderr that the referee appends to crash
-    details: stderr is private (it stays in ``MatchSeat.stderr``)."""
-    if isinstance(fault, dict) and isinstance(fault.get("detail"), str):
-        detail = fault["detail"]
-        cut = detail.find(STDERR_MARKER)
-        if cut >= 0:
-            return {**fault, "detail": detail[:cut] + " (stderr: visible to the bot's owner)"}
-    return fault
 
 
 def _outcome_problem(outcome: dict[str, Any], seats: int) -> str:
