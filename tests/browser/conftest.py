@@ -32,8 +32,12 @@ TIMEOUT_MS = 5000
 
 
 def chromium_path() -> str | None:
-    wanted = os.environ.get("CHROMIUM") or "/usr/bin/chromium"
-    return wanted if Path(wanted).is_file() else shutil.which("chromium")
+    """``$CHROMIUM`` if set (and only it), else /usr/bin/chromium or ``chromium`` on PATH."""
+    wanted = os.environ.get("CHROMIUM")
+    if wanted:
+        return wanted if Path(wanted).is_file() else None
+    default = "/usr/bin/chromium"
+    return default if Path(default).is_file() else shutil.which("chromium")
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +51,7 @@ def browser() -> Iterator[Any]:
     """
     path = chromium_path()
     if path is None:
-        missing_service("no chromium at /usr/bin/chromium (apt-get install chromium)")
+        missing_service("no chromium found (apt-get install chromium, or set CHROMIUM=/path)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
