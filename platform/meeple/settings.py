@@ -99,7 +99,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = REPO_ROOT / "staticfiles"
+# collectstatic's target; created up front so WhiteNoise has a folder to watch in development.
+STATIC_ROOT = DATA_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
 MEDIA_ROOT = DATA_DIR / "media"
 MEDIA_URL = "media/"
 STORAGES = {

@@ -27,8 +27,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-#: Every wait in a test gives up after this long, so a broken page fails fast.
-# Generous: CI runs two test processes and Docker on two cores; a slow page is not a bug.
+#: Every wait in a test gives up after this long: generous, because CI runs two test
+#: processes and Docker on two cores, and a slow page there is not a broken one.
 TIMEOUT_MS = 30_000
 
 
