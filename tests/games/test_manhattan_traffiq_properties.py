@@ -19,7 +19,7 @@ from games.rng import Rng
 
 SEEDS = st.integers(min_value=0, max_value=2**63)
 PLAYERS = st.integers(min_value=2, max_value=4)
-FAST = settings(max_examples=25, deadline=None)
+FAST = settings(max_examples=600, deadline=None)
 
 
 def _tile_count(s: TraffiqState) -> int:

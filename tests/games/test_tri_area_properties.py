@@ -39,7 +39,7 @@ def check_invariants(s: TriAreaState) -> None:
     assert all(score >= 0 for score in s.scores)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=2000, deadline=None)
 @given(seed=seeds, players=player_counts)
 def test_random_games_conserve_cards_and_blocks(seed: int, players: int) -> None:
     s = GAME.new_game(players, seed)
@@ -53,7 +53,7 @@ def test_random_games_conserve_cards_and_blocks(seed: int, players: int) -> None
     assert all(score >= 0 for score in s.scores)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(seed=seeds, players=player_counts)
 def test_determinism_and_json_round_trip(seed: int, players: int) -> None:
     a = GAME.new_game(players, seed)
@@ -76,7 +76,7 @@ def test_determinism_and_json_round_trip(seed: int, players: int) -> None:
     assert a.result().to_json() == b.result().to_json()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(seed=seeds, players=player_counts, probe=seeds)
 def test_observation_does_not_depend_on_hidden_cards(seed: int, players: int, probe: int) -> None:
     s = GAME.new_game(players, seed)

@@ -15,7 +15,7 @@ from games.trishaw_frenzy.state import TrishawState
 GAME = get_game("trishaw-frenzy")
 seeds = st.integers(min_value=0, max_value=2**63)
 player_counts = st.integers(min_value=1, max_value=4)
-FAST = settings(max_examples=40, deadline=None)
+FAST = settings(max_examples=1000, deadline=None)
 
 
 def _check_invariants(state: TrishawState) -> None:
