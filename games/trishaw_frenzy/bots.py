@@ -6,6 +6,9 @@ gain of its next D6 roll on the current map (arrows and portals resolved, event 
 little). The chance that another trishaw finishes ahead is a logistic function of the gap,
 sharper as the round nears its end; expected place -> expected round VP (6/4/2/1, interpolated),
 plus any 1-VP token. Dice and route draws in an option are averaged over their outcomes.
+
+``rebuild_state`` turns an observation back into a full engine state (only the deck orders are
+hidden), for search bots. Rollout search built on it did not beat the racer (RULES.md, section 9).
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.base import JSON, Action, Bot
+from games.rng import Rng
 from games.trishaw_frenzy import board
 from games.trishaw_frenzy.components import (
+    EVENT_IDS,
     ROUTE_CELLS,
     ROUTE_IDS,
     ROUTE_INDEX,
@@ -45,6 +50,50 @@ class _View:
         used = {ROUTE_IDS.index(x) for x in obs["decks"]["route_discard"]} | {self.route}
         self.unseen_routes = [r for r in range(len(ROUTE_IDS)) if r not in used]
         self.my_view = obs["trishaws"][self.me]["view"]
+
+
+def rebuild_state(obs: dict[str, Any], rng: Rng) -> dict[str, Any]:
+    """An engine state dict (``TrishawState(...)``) that the observing seat cannot tell from the
+    real one: everything is public but the order of both decks, so the unseen event and route
+    cards are shuffled with ``rng``. The turn counter (used only by the 600-turn cap) restarts
+    at 0, and the dice state is ``rng``'s next number. This is what a search bot needs to play a
+    position out with the engine; the racer itself does not use it."""
+    trishaws = obs["trishaws"]
+    event = obs["event"]
+    current_event = EVENT_IDS.index(event["card"]) if event else None
+    event_discard = [EVENT_IDS.index(c) for c in obs["decks"]["event_discard"]]
+    seen_events = set(event_discard) | ({current_event} if event else set())
+    event_deck = [c for c in range(len(EVENT_IDS)) if c not in seen_events]
+    route = ROUTE_IDS.index(obs["route"]["card"])
+    route_discard = [ROUTE_IDS.index(c) for c in obs["decks"]["route_discard"]]
+    seen_routes = set(route_discard) | {route}
+    route_deck = [r for r in range(len(ROUTE_IDS)) if r not in seen_routes]
+    rng.shuffle(event_deck)
+    rng.shuffle(route_deck)
+    return {
+        "players": obs["players"],
+        "solo": obs["solo"],
+        "rounds": obs["rounds"],
+        "carry": obs["rotate_carries_trishaws"],
+        "round": obs["round"],
+        "first": obs["first_rider"],
+        "turn": obs["turn"],
+        "phase": obs["phase"],
+        "tiles": [[TILE_IDS.index(t["tile"]), t["turns"]] for t in obs["map"]["tiles"]],
+        "route": [route, obs["route"]["view"]],
+        "route_deck": route_deck,
+        "route_discard": route_discard,
+        "event_deck": event_deck,
+        "event_discard": event_discard,
+        "event": [current_event, event["view"]] if event else None,
+        "pos": [r * N + c for r, c in (t["cell"] for t in trishaws)],
+        "tokens": [list(v["rounds"]) for v in obs["vp"]],
+        "bonus": [v["bonus"] for v in obs["vp"]],
+        "turns": 0,
+        "ending": None,
+        "capped": False,
+        "rng": rng.next64(),
+    }
 
 
 def _next_roll_mean(

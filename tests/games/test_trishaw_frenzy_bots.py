@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from games.registry import bots
-from games.rng import derive_seed
+import pytest
+
+from games.registry import bots, get_game
+from games.rng import Rng, derive_seed
 from games.simulate import play, win_share
-from games.trishaw_frenzy.bots import RacerBot, expected_round_vp
+from games.trishaw_frenzy.bots import RacerBot, expected_round_vp, rebuild_state
 from games.trishaw_frenzy.components import ROUTE_CELLS
+from games.trishaw_frenzy.state import TrishawState
 
 SLUG = "trishaw-frenzy"
 
@@ -65,3 +68,26 @@ def test_expected_vp_prefers_being_ahead() -> None:
     behind = expected_round_vp(tiles, 0, 0, [route[20], route[50]], 0, False)
     assert ahead > behind
     assert expected_round_vp(tiles, 0, 0, [route[80], route[20]], 0, False) == 6
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_rebuild_state_matches_the_observation(players: int) -> None:
+    """A state rebuilt from an observation shows the same observation and legal actions, holds
+    the same unseen cards, and plays on to a legal end."""
+    state = get_game(SLUG).new_game(players, seed=11, options={"rounds": 2})
+    rng, checked = Rng(5), 0
+    while not state.is_over():
+        seat = state.current_seat()
+        assert seat is not None
+        legal = state.legal_actions()
+        if len(legal) > 1 or checked % 9 == 0:
+            obs = state.observation(seat)
+            rebuilt = TrishawState(rebuild_state(obs, Rng(checked)))
+            assert rebuilt.observation(seat) == obs
+            assert rebuilt.legal_actions() == legal
+            for deck in ("event_deck", "route_deck"):
+                assert sorted(rebuilt.s[deck]) == sorted(state.s[deck])
+            rebuilt.apply(legal[-1])  # the engine accepts the rebuilt state
+        checked += 1
+        state.apply(legal[rng.below(len(legal))])
+    assert checked > 30
