@@ -61,6 +61,30 @@ def docker_client():  # type: ignore[no-untyped-def]
     return client
 
 
+def descendants(root: int | None = None, *, include_zombies: bool = True) -> set[int]:
+    """Every process below ``root`` (default: this test process), read from /proc. Zombies
+    count by default: one left behind means a child was never reaped."""
+    root = os.getpid() if root is None else root
+    parent: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # "pid (comm) state ppid ...": comm may hold spaces, so split after its last ")"
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if include_zombies or fields[0] != "Z":
+            parent[int(entry.name)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {root}
+    while frontier:
+        frontier = {pid for pid, ppid in parent.items() if ppid in frontier} - found
+        found |= frontier
+    return found
+
+
 def platform_env(**extra: str) -> dict[str, str]:
     """The environment for a subprocess that imports the Django project."""
     env = dict(os.environ)

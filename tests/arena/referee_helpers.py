@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 from games import registry
+from tests.conftest import descendants  # noqa: F401  re-exported for the referee tests
 
 BOT_TEMPLATE = """\
 import json, os, sys, time
@@ -51,24 +49,3 @@ def usable_games() -> list[str]:
 def seats_for(slug: str) -> int:
     g = registry.get_game(slug)
     return max(2, g.min_players)
-
-
-def descendants(root: int | None = None) -> set[int]:
-    """Every live process (zombies included) below ``root`` (default: this one), by /proc."""
-    root = os.getpid() if root is None else root
-    parent: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # "pid (comm) state ppid ...": comm may hold spaces, so split after its last ")"
-        parent[int(entry.name)] = int(stat[stat.rindex(")") + 2 :].split()[1])
-    found: set[int] = set()
-    frontier = {root}
-    while frontier:
-        frontier = {pid for pid, ppid in parent.items() if ppid in frontier} - found
-        found |= frontier
-    return found

@@ -15,6 +15,7 @@ import pytest
 from sandbox import uids
 from sandbox.base import BotCode, Sandbox, SandboxError
 from sandbox.code import prepare_bot, release_bot
+from tests.conftest import descendants as _descendants
 
 HERE = Path(__file__).parent
 BOTS = HERE / "bots"
@@ -29,25 +30,8 @@ def pool_processes() -> dict[int, list[int]]:
 
 
 def descendants(root: int | None = None) -> set[int]:
-    """Live processes below ``root`` (default: this one), by /proc."""
-    root = os.getpid() if root is None else root
-    parent: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        if fields[0] != "Z":
-            parent[int(entry.name)] = int(fields[1])
-    found: set[int] = set()
-    frontier = {root}
-    while frontier:
-        frontier = {pid for pid, ppid in parent.items() if ppid in frontier} - found
-        found |= frontier
-    return found
+    """Live processes below ``root``; the sandbox's checks leave zombies to their reaper."""
+    return _descendants(root, include_zombies=False)
 
 
 @pytest.fixture
