@@ -65,6 +65,7 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
             "first_step": first,
             "replay_note": note,
             "has_renderer": replay_steps.renderer_for(match.game.slug) is not None,
+            "has_svg": replay_steps.svg_renderer_for(match.game.slug) is not None,
         },
     )
 

@@ -66,10 +66,11 @@ def test_match_detail_and_replay_steps_with_state_picture(client, tri_match) -> 
 
 
 def test_replay_without_renderer_shows_events(client, trnd_match, monkeypatch) -> None:
-    # A game without render.render_text: the viewer falls back to the events.
+    # A game without render.render_text (nor render_svg): the viewer falls back to the events.
     from matches import replay_steps
 
     monkeypatch.setattr(replay_steps, "renderer_for", lambda slug: None)
+    monkeypatch.setattr(replay_steps, "svg_renderer_for", lambda slug: None)
     html = client.get(f"/matches/{trnd_match.pk}/").content.decode()
     assert "public events of each decision are shown instead" in html
     step = client.get(f"/matches/{trnd_match.pk}/steps/1.json").json()

@@ -1,0 +1,83 @@
+"""The replay viewer's SVG picture: every step of a game that ships ``render_svg`` carries
+one, the page shows it above the text picture, and a failing renderer never breaks a step."""
+
+from __future__ import annotations
+
+import logging
+import xml.etree.ElementTree as ET
+
+import pytest
+from bots.services import ensure_builtin_bots
+from matches import replay_steps
+from matches.services import create_match, dispatch_match
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture
+def trishaw_match(games):
+    versions = [b.latest_version() for b in ensure_builtin_bots(games["trishaw-frenzy"])]
+    return dispatch_match(create_match(game=games["trishaw-frenzy"], versions=versions, seed=3))
+
+
+def test_every_trishaw_step_has_an_svg_picture(client, trishaw_match) -> None:
+    total = len(trishaw_match.replay["decisions"])
+    assert total > 10
+    pictures = []
+    for n in (0, 1, 2, total // 2, total):
+        data = client.get(f"/matches/{trishaw_match.pk}/steps/{n}.json").json()
+        assert data["state_text"], "the text picture stays"
+        root = ET.fromstring(data["svg"])
+        assert root.tag == f"{SVG_NS}svg" and root.get("viewBox")
+        pictures.append(data["svg"])
+    assert pictures[0] != pictures[1], "the first roll moves a trishaw"
+    # the final picture says the game is over
+    assert "Game over" in pictures[-1]
+
+
+def test_match_page_shows_the_svg_and_keeps_the_text(client, trishaw_match) -> None:
+    html = client.get(f"/matches/{trishaw_match.pk}/").content.decode()
+    first = replay_steps.step(trishaw_match.replay, 0)
+    figure = html.index('data-field="svg"')
+    assert html.index("<svg", figure) < html.index('data-field="state"')
+    assert first["svg"] in html, "step 0's picture is inserted as markup, unescaped"
+    assert "<details" in html and 'data-field="state"' in html
+    assert "public events of each decision are shown instead" not in html
+
+
+def test_a_failing_svg_renderer_gives_none_and_a_log_line(
+    client, trishaw_match, monkeypatch, caplog
+) -> None:
+    def broken(state):
+        raise KeyError("pos")
+
+    monkeypatch.setattr(replay_steps, "svg_renderer_for", lambda slug: broken)
+    with caplog.at_level(logging.ERROR, logger="matches.replay_steps"):
+        data = client.get(f"/matches/{trishaw_match.pk}/steps/2.json").json()
+        html = client.get(f"/matches/{trishaw_match.pk}/").content.decode()
+    assert data["svg"] is None and data["state_text"] and data["decision"]
+    assert "No picture for this step" in html and 'data-field="state"' in html
+    assert any("render_svg failed" in r.getMessage() for r in caplog.records)
+
+
+def test_a_renderer_returning_no_svg_is_dropped(trishaw_match, monkeypatch) -> None:
+    monkeypatch.setattr(replay_steps, "svg_renderer_for", lambda slug: lambda s: "oops")
+    assert replay_steps.step(trishaw_match.replay, 1)["svg"] is None
+
+
+def test_svg_renderers_are_found_per_game_package(monkeypatch, caplog) -> None:
+    from games.trishaw_frenzy.render_svg import render_svg
+
+    assert replay_steps.svg_renderer_for("trishaw-frenzy") is render_svg
+    assert replay_steps.svg_renderer_for("no-such-game") is None
+    real = replay_steps.importlib.import_module
+
+    def import_module(name: str):
+        if name.endswith(".render_svg"):
+            raise SyntaxError("broken renderer")
+        return real(name)
+
+    monkeypatch.setattr(replay_steps.importlib, "import_module", import_module)
+    with caplog.at_level(logging.ERROR, logger="matches.replay_steps"):
+        assert replay_steps.svg_renderer_for("trishaw-frenzy") is None
+    assert "cannot import games.trishaw_frenzy.render_svg" in caplog.text
