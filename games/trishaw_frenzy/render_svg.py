@@ -115,7 +115,7 @@ def _squares(tiles: list[list[int]], index: tuple[int, ...]) -> list[str]:
             out.append(f'<use href="#tf-portal" x="{cx}" y="{cy}"/>')
         # the square's progress on the current route, so the race can be read off the map
         out.append(
-            f'<text x="{x + 3}" y="{y + 11}" font-size="9" fill="#8a8170">{index[cell]}</text>'
+            f'<text x="{x + 3}" y="{y + 11}" font-size="10" fill="#8a8170">{index[cell]}</text>'
         )
     return out
 
@@ -371,7 +371,7 @@ def _line(x: int, y: int, key: str, value: str) -> str:
 def _small(x: int, y: int, text: str, bold: bool = False, anchor: str = "start") -> str:
     weight = ' font-weight="700" letter-spacing=".6"' if bold else ""
     return (
-        f'<text x="{x}" y="{y}" font-size="11" fill="{MUTED}" text-anchor={quoteattr(anchor)}'
+        f'<text x="{x}" y="{y}" font-size="12" fill="{MUTED}" text-anchor={quoteattr(anchor)}'
         f"{weight}>{escape(text)}</text>"
     )
 
