@@ -84,6 +84,7 @@ def _card(x: float, y: float, card: str, w: float = 26, h: float = 36, note: str
     suit, rank = card[0], card[1:]
     ink = CARD_INK.get(suit, INK)
     out = [
+        f"<g{_attrs({'data-card': card})}>",
         _rect(x, y, w, h, rx=4, fill=CARD_FILL.get(suit, "#eee"), stroke=ink, stroke_width=1.2),
         _text(
             x + w / 2,
@@ -108,6 +109,7 @@ def _card(x: float, y: float, card: str, w: float = 26, h: float = 36, note: str
                 font_weight="600",
             )
         )
+    out.append("</g>")
     return out
 
 
@@ -128,6 +130,8 @@ def _board(s: TriAreaState) -> list[str]:
         r, c = divmod(sq, 4)
         x, y = bx + c * CELL, by + r * CELL
         suit = AREA_OF[sq]
+        # Data attributes name what a group shows (for tests and for scripts on the page).
+        out.append(f'<g data-square="{sq}" data-height="{len(s.board[sq])}">')
         out.append(_rect(x, y, CELL, CELL, fill=AREA_TINT[suit]))
         stack = s.board[sq]
         ink = CARD_INK[suit]
@@ -159,6 +163,7 @@ def _board(s: TriAreaState) -> list[str]:
                 opacity=0.8,
             )
         )
+        out.append("</g>")
     # Thin grid lines, then thick borders where the area changes, then the outline.
     for sq in range(16):
         r, c = divmod(sq, 4)
@@ -549,7 +554,9 @@ def render_svg(state_json: dict[str, JSON]) -> str:
     )
     out.extend(_board(s))
     for seat in range(SEATS):
+        out.append(f'<g data-seat="{seat}">')
         out.extend(_seat_panel(s, seat, BOARD_Y + seat * (PANEL_H + 4)))
+        out.append("</g>")
     out.extend(_areas_legend(s, BOARD_Y + 4 * CELL + 16))
     out.extend(_trick_panel(s, BOARD_Y + 4 * CELL + 12))
     blocks_note = f"{BLOCKS[s.round]} blocks per seat this round"
