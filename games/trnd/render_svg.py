@@ -154,6 +154,8 @@ def _market(s: TrndState) -> list[str]:
         x = MARKET_X + col * (CARD_W + GAP)
         y = MARKET_Y + row * (CARD_H + GAP)
         t = s.market[slot]
+        # Data attributes name what a group shows (for tests and for scripts on the page).
+        out.append(f'<g data-slot="{slot}">')
         if t < 0:
             out.append(
                 _rect(
@@ -183,9 +185,11 @@ def _market(s: TrndState) -> list[str]:
         out.append(
             _text(x + 5, y + 13, str(slot), size=10, fill=MUTED if t < 0 else CARD_INK[C.colour(t)])
         )
+        out.append("</g>")
     # The draw pile in the middle: a face-down stack with its count.
     x, y = MARKET_X + CARD_W + GAP, MARKET_Y + CARD_H + GAP
     left = len(s.deck)
+    out.append(f'<g data-zone="draw" data-count="{left}">')
     if left:
         for k in (2, 1):
             out.append(
@@ -216,13 +220,17 @@ def _market(s: TrndState) -> list[str]:
             x + CARD_W / 2, y + CARD_H / 2 + 26, "to draw", size=11, fill=ink, text_anchor="middle"
         )
     )
+    out.append("</g>")
     return out
 
 
 def _discard(s: TrndState) -> list[str]:
     x = MARKET_X + 3 * (CARD_W + GAP) + 14
     y = MARKET_Y + CARD_H + GAP
-    out = [_text(x, y - 18, "Discard pile", size=13, fill=MUTED, font_weight="700")]
+    out = [
+        _text(x, y - 18, "Discard pile", size=13, fill=MUTED, font_weight="700"),
+        f'<g data-zone="discard" data-count="{len(s.pile)}">',
+    ]
     for k in range(min(2, len(s.pile) - 1), 0, -1):
         below = s.pile[-1 - k]
         out.append(
@@ -237,6 +245,7 @@ def _discard(s: TrndState) -> list[str]:
             )
         )
     out.extend(_card(x, y, s.pile[-1], CARD_W, CARD_H, label=True))
+    out.append("</g>")
     n = len(s.pile)
     out.append(_text(x, y + CARD_H + 18, f"{n} card{'s' if n != 1 else ''}", size=12, fill=INK))
     out.append(_text(x, y + CARD_H + 34, "play on: same", size=11, fill=MUTED))
@@ -321,10 +330,12 @@ def _seat_panel(s: TrndState, seat: int, y: float) -> list[str]:
     matching = C.MATCHES[s.pile[-1]] if to_act else ()
     for t in C.TYPES:
         if hand[t]:
+            out.append(f'<g data-count="{hand[t]}">')
             out.extend(_card(gx, y + 32, t, 30, 42))
             if t in matching:
                 out.append(_rect(gx, y + 77, 30, 3.5, rx=1.5, fill=ACCENT))
             out.append(_count_badge(gx + 30, y + 34, hand[t]))
+            out.append("</g>")
             gx += 44
     if not total:
         out.append(_text(gx, y + 58, "no cards", size=11, fill=MUTED, font_style="italic"))
