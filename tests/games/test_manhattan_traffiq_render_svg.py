@@ -1,0 +1,146 @@
+"""Manhattan TraffIQ: the SVG picture of a state (``render_svg.render_svg``)."""
+
+from __future__ import annotations
+
+import re
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from games.manhattan_traffiq import render_svg as rs
+from games.manhattan_traffiq.board import Board
+from games.registry import get_bot, get_game
+from games.rng import Rng
+
+NS = "{http://www.w3.org/2000/svg}"
+POINTS = {"taxi": 1, "truck": 2}
+
+
+def states(players: int, seed: int, every: int = 5) -> Iterator[dict[str, Any]]:
+    """Every ``every``-th state of one random game, and its final state."""
+    st = get_game("manhattan-traffiq").new_game(players, seed)
+    rng = Rng(seed)
+    k = 0
+    while not st.is_over():
+        if k % every == 0:
+            yield st.to_json()
+        legal = st.legal_actions()
+        st.apply(legal[rng.below(len(legal))])
+        k += 1
+    yield st.to_json()
+
+
+def check_standalone(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)  # well-formed XML
+    assert root.tag == f"{NS}svg"
+    assert re.fullmatch(r"0 0 \d+ \d+", root.get("viewBox", ""))
+    assert root.get("width") == "100%" and root.get("height") is None
+    assert "<script" not in svg.lower()
+    assert svg.count("http") == 1 and 'xmlns="http://www.w3.org/2000/svg"' in svg
+    assert "href" not in svg
+    return root
+
+
+def points(s: dict[str, Any], seat: int) -> int:
+    return sum(POINTS[k] for _, _, who, k in s["vehicles"] if who == seat)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_state_of_random_games_draws_a_sound_picture(players: int) -> None:
+    for seed in range(4):
+        view_boxes = set()
+        for s in states(players, seed):
+            svg = rs.render_svg(s)
+            root = check_standalone(svg)
+            assert len(svg) < 60_000
+            assert rs.render_svg(s) == svg, "deterministic"
+            view_boxes.add(root.get("viewBox"))
+            shown = [t.text or "" for t in root.iter(f"{NS}text")]
+            for seat in range(players):
+                assert f"Seat {seat}" in shown
+                assert f"{points(s, seat)} pts" in shown
+            blocks = [r for r in root.iter(f"{NS}rect") if r.get("fill") == rs.BLOCK]
+            assert len(blocks) == len(s["tiles"])
+        # the canvas keeps its size while the city grows: the replay does not jump
+        assert len(view_boxes) == 1
+
+
+def test_vehicles_stand_on_their_crossings() -> None:
+    # greedy bots put vehicles down (random play seldom does)
+    st = get_game("manhattan-traffiq").new_game(3, 7)
+    bots = [get_bot("manhattan-traffiq", "greedy")(seat, 3, {}, seat) for seat in range(3)]
+    while {v[3] for v in st.to_json()["vehicles"]} != {"taxi", "truck"}:
+        seat = st.current_seat()
+        assert seat is not None, "the game ended before both kinds were on the map"
+        legal = st.legal_actions()
+        st.apply(legal[bots[seat].act(st.observation(seat), legal)])
+    found = st.to_json()
+    assert len(found["vehicles"]) >= 5
+    root = ET.fromstring(rs.render_svg(found))
+    for legend in root.findall(f"{NS}g[@class='legend']"):
+        root.remove(legend)
+    # tile (x, y)'s block has node (x, y) as its top-left corner; blocks come in placement order
+    blocks = [r for r in root.iter(f"{NS}rect") if r.get("fill") == rs.BLOCK]
+    corner = {
+        (x, y): (float(r.get("x")), float(r.get("y")))
+        for (x, y, _, _), r in zip(found["tiles"], blocks, strict=True)
+    }
+    drawn = {}
+    for el in root.iter():
+        title = el.find(f"{NS}title")
+        if title is None or not (title.text or "").startswith("seat "):
+            continue
+        if el.tag == f"{NS}circle":
+            centre = (float(el.get("cx")), float(el.get("cy")))
+        else:
+            half = float(el.get("width")) / 2
+            centre = (float(el.get("x")) + half, float(el.get("y")) + half)
+        seat, kind = title.text.split()[1:3]
+        drawn[centre] = (int(seat), kind, el.tag.removeprefix(NS))
+    assert len(drawn) == len(found["vehicles"])
+    for i, j, seat, kind in found["vehicles"]:
+        # a crossing's four tiles are all placed, so tile (i, j) gives the node's position
+        x, y = corner[(i, j)]
+        near = [v for (cx, cy), v in drawn.items() if abs(cx - x) < 0.2 and abs(cy - y) < 0.2]
+        assert near == [(seat, kind, "circle" if kind == "taxi" else "rect")]
+    # every empty crossing is a white dot at its node
+    spots = Board.from_placed([tuple(t) for t in found["tiles"]]).spots
+    occupied = {(i, j) for i, j, _, _ in found["vehicles"]}
+    dots = {
+        (float(c.get("cx")), float(c.get("cy")))
+        for c in root.iter(f"{NS}circle")
+        if c.get("fill") == "#fff"
+    }
+    assert dots == {corner[n] for n in spots - occupied}
+
+
+def test_a_decision_on_a_crossing_rings_it_and_says_what_is_decided() -> None:
+    for s in states(2, 3, every=1):
+        if s["phase"] == "vehicle":
+            break
+    else:
+        pytest.fail("no vehicle decision in this game")
+    svg = rs.render_svg(s)
+    assert f"Seat {s['current']} may put a vehicle on the new crossing" in svg
+    assert svg.count('stroke-dasharray="5 3"') == 1
+
+
+def test_the_final_picture_names_the_winner_and_is_fast() -> None:
+    *_, last = states(4, 12, every=10_000)
+    assert last["phase"] == "over"
+    started = time.perf_counter()
+    for _ in range(20):
+        svg = rs.render_svg(last)
+    per_picture = (time.perf_counter() - started) / 20
+    assert per_picture < 0.02, f"{per_picture * 1000:.1f} ms per picture"
+    result = get_game("manhattan-traffiq").state_from_json(last).result()
+    winners = [t for t, r in enumerate(result.ranks) if r == 1]
+    if result.details["winner"] is not None:
+        assert f"Seat {winners[0]} placed every vehicle" in svg
+    elif len(winners) == 1:
+        assert f"Game over: Seat {winners[0]} wins" in svg
+    else:
+        assert "Game over: seats " + ", ".join(map(str, winners)) + " tie" in svg
