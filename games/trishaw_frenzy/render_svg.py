@@ -229,6 +229,7 @@ def _trishaws(s: dict[str, Any]) -> list[str]:
         x, y = _xy(cell)
         cx, cy = x + CELL // 2, y + CELL // 2
         n = len(group)
+        radius: float
         if n == 1:
             spots, radius = [(0, 0)], 15
         elif n == 2:
