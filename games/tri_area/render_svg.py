@@ -103,7 +103,7 @@ def _card(x: float, y: float, card: str, w: float = 26, h: float = 36, note: str
                 x + w / 2,
                 y + h + 13,
                 note,
-                size=11,
+                size=12.5,
                 fill=INK,
                 text_anchor="middle",
                 font_weight="600",
@@ -115,10 +115,10 @@ def _card(x: float, y: float, card: str, w: float = 26, h: float = 36, note: str
 
 def _chip(x: float, y: float, label: str, fill: str, ink: str = "#fff") -> tuple[list[str], float]:
     """A small rounded label; returns its elements and its width."""
-    w = 8 + 6.6 * len(label)
+    w = 10 + 7.4 * len(label)
     return [
-        _rect(x, y - 12, w, 16, rx=8, fill=fill),
-        _text(x + w / 2, y, label, size=11, fill=ink, font_weight="700", text_anchor="middle"),
+        _rect(x, y - 13, w, 18, rx=9, fill=fill),
+        _text(x + w / 2, y, label, size=12.5, fill=ink, font_weight="700", text_anchor="middle"),
     ], w
 
 
@@ -150,14 +150,14 @@ def _board(s: TriAreaState) -> list[str]:
                 )
             )
         else:
-            out.append(_text(x + 6, y + 15, f"+{BONUS[sq]}", size=11, fill=ink, opacity=0.7))
+            out.append(_text(x + 6, y + 15, f"+{BONUS[sq]}", size=12.5, fill=ink, opacity=0.7))
             out.extend(_stack(x, y, stack, sq in tallest))
         out.append(
             _text(
                 x + CELL - 5,
                 y + CELL - 5,
                 str(sq),
-                size=10,
+                size=11.5,
                 fill=MUTED,
                 text_anchor="end",
                 opacity=0.8,
@@ -184,7 +184,7 @@ def _board(s: TriAreaState) -> list[str]:
                 bx + c * CELL + 6,
                 by + r * CELL + 15 + (0 if not s.board[junction] else 13),
                 SUIT_NAMES[suit],
-                size=11,
+                size=12.5,
                 fill=CARD_INK[suit],
                 font_weight="700",
             )
@@ -240,7 +240,7 @@ def _line(x1: float, y1: float, x2: float, y2: float, thick: bool) -> str:
 def _stack(x: float, y: float, stack: list[int], tallest: bool) -> list[str]:
     """A building: blocks bottom-up in seat colours, its height printed above it."""
     n = len(stack)
-    bh = min(12.0, 62.0 / n)  # tall buildings squeeze their blocks to stay in the square
+    bh = min(12.0, 56.0 / n)  # tall buildings squeeze their blocks to stay in the square
     bw, depth = 46.0, 7.0
     x0 = x + 16
     bottom = y + CELL - 8
@@ -342,7 +342,7 @@ def _seat_panel(s: TriAreaState, seat: int, y: float) -> list[str]:
             text_anchor="end",
         )
     )
-    out.append(_text(x + w - 12, y + 40, "points", size=10, fill=MUTED, text_anchor="end"))
+    out.append(_text(x + w - 12, y + 40, "points", size=11.5, fill=MUTED, text_anchor="end"))
     if s.history:
         # Totals after each finished round.
         for i, h in enumerate(s.history):
@@ -351,35 +351,35 @@ def _seat_panel(s: TriAreaState, seat: int, y: float) -> list[str]:
                     x + w - 12,
                     y + 56 + i * 13,
                     f"after R{h['round']}: {h['scores'][seat]}",
-                    size=10,
+                    size=11.5,
                     fill=MUTED,
                     text_anchor="end",
                 )
             )
     # Blocks in front of the seat, one small square each.
-    out.append(_text(x + 16, y + 42, "blocks", size=11, fill=MUTED))
+    out.append(_text(x + 16, y + 42, "blocks", size=12.5, fill=MUTED))
     left = s.supply[seat]
     for i in range(left):
         out.append(_rect(x + 58 + i * 13, y + 32, 10, 10, rx=1.5, fill=colour))
     note = f"{left} left"
     if s.sold[seat]:
         note += f" · {s.sold[seat]} sold"
-    out.append(_text(x + 62 + max(left, 1) * 13, y + 42, note, size=11, fill=INK))
+    out.append(_text(x + 62 + max(left, 1) * 13, y + 42, note, size=12.5, fill=INK))
     # The whole hand (a replay shows everything), then a pending lead declaration.
     hand = s.hands[seat]
-    out.append(_text(x + 16, y + 74, "hand", size=11, fill=MUTED))
+    out.append(_text(x + 16, y + 74, "hand", size=12.5, fill=MUTED))
     for i, card in enumerate(hand):
         out.extend(_card(x + 50 + i * 29, y + 52, card, w=26, h=38))
     if not hand:
-        out.append(_text(x + 50, y + 74, "empty", size=11, fill=MUTED, font_style="italic"))
+        out.append(_text(x + 50, y + 74, "empty", size=12.5, fill=MUTED, font_style="italic"))
     decl = s.lead_decl[seat]
     if decl is not None:
         dx = x + 352
         label = "lead" if s.revealed else "lead (hidden)"
-        out.append(_text(dx - 6, y + 74, label, size=10, fill=MUTED, text_anchor="end"))
+        out.append(_text(dx - 6, y + 74, label, size=11.5, fill=MUTED, text_anchor="end"))
         out.extend(_card(dx, y + 52, decl, w=26, h=38))
     elif s.round == 2 and len(hand) == 1 and s.phase != "over":
-        out.append(_text(x + 82, y + 74, "declaration of intent", size=10, fill=MUTED))
+        out.append(_text(x + 82, y + 74, "declaration of intent", size=11.5, fill=MUTED))
     return out
 
 
@@ -443,7 +443,7 @@ def _trick_panel(s: TriAreaState, y: float) -> list[str]:
                 note = f"as {value}"
             out.extend(_card(cx, y + 54, card, w=32, h=44))
             if note:
-                out.append(_text(cx + 38, y + 70, note, size=11, fill=INK, font_weight="600"))
+                out.append(_text(cx + 38, y + 70, note, size=12.5, fill=INK, font_weight="600"))
         tags = []
         if s.phase not in ("lead_declaration", "sell") and seat == s.leader and card is not None:
             tags.append("leader")
@@ -452,7 +452,7 @@ def _trick_panel(s: TriAreaState, y: float) -> list[str]:
                 tags.append(f"RH{k + 1}")
         if tags:
             out.append(
-                _text(cx + 38, y + 92, " ".join(tags), size=11, fill=ACCENT, font_weight="700")
+                _text(cx + 38, y + 92, " ".join(tags), size=12.5, fill=ACCENT, font_weight="700")
             )
     return out
 
@@ -486,39 +486,52 @@ def _areas_legend(s: TriAreaState, y: float) -> list[str]:
             if firsts
             else "no building yet"
         )
-        out.append(_text(x + 22, yy + 29, now, size=11, fill=MUTED))
+        out.append(_text(x + 22, yy + 29, now, size=12.5, fill=MUTED))
     return out
 
 
 def _legend(y: float) -> list[str]:
-    """One line explaining the board's symbols."""
+    """One line explaining the board's symbols: (symbol, label) pairs laid out left to right."""
     x = BOARD_X
-    out = [
-        _rect(x, y - 11, 22, 11, fill=SEAT_COLOURS[1], stroke="#ffffff", stroke_width=0.8),
-        _text(
-            x + 11, y - 2.5, "1", size=9, fill="#ffffff", font_weight="700", text_anchor="middle"
-        ),
-        _text(x + 28, y, "block: seat colour and number", size=11, fill=INK),
-        _text(x + 210, y, "4", size=15, fill=INK, font_weight="700"),
-        _text(x + 224, y, "building height", size=11, fill=INK),
-        _star(x + 326, y - 5, 7),
-        _text(x + 338, y, "tallest building", size=11, fill=INK),
-        _text(x + 440, y, "+3", size=15, fill=CARD_INK["I"], opacity=0.6, font_weight="700"),
-        _text(x + 466, y, "printed points (first block)", size=11, fill=INK),
-        _rect(
-            x + 636,
-            y - 12,
-            22,
-            14,
-            rx=2,
-            fill="none",
-            stroke=ACCENT,
-            stroke_width=2,
-            stroke_dasharray="5 3",
-        ),
-        _text(x + 664, y, "squares to build on", size=11, fill=INK),
-        _text(x + 920, y, "RH1 / RH2 = rightholders", size=11, fill=INK, text_anchor="end"),
+    block = [
+        _rect(0, -11, 22, 11, fill=SEAT_COLOURS[1], stroke="#ffffff", stroke_width=0.8),
+        _text(11, -2.5, "1", size=9, fill="#ffffff", font_weight="700", text_anchor="middle"),
     ]
+    items: list[tuple[list[str], float, str]] = [
+        (block, 22, "a block: seat colour, seat number"),
+        ([_text(0, 0, "4", size=15, fill=INK, font_weight="700")], 10, "height"),
+        ([_star(7, -5, 7)], 14, "tallest"),
+        (
+            [_text(0, 0, "+3", size=15, fill=CARD_INK["I"], opacity=0.6, font_weight="700")],
+            20,
+            "printed points",
+        ),
+        (
+            [
+                _rect(
+                    0,
+                    -12,
+                    22,
+                    14,
+                    rx=2,
+                    fill="none",
+                    stroke=ACCENT,
+                    stroke_width=2,
+                    stroke_dasharray="5 3",
+                )
+            ],
+            22,
+            "build here",
+        ),
+        ([_text(0, 0, "RH1 RH2", size=12.5, fill=ACCENT, font_weight="700")], 62, "rightholders"),
+    ]
+    out: list[str] = []
+    for symbol, width, label in items:
+        out.append(f'<g transform="translate({_num(x)},{_num(y)})">')
+        out.extend(symbol)
+        out.append("</g>")
+        out.append(_text(x + width + 6, y, label, size=12.5, fill=INK))
+        x += width + 6 + 6.6 * len(label) + 24  # about 6.6 units per character at this size
     return out
 
 
@@ -560,7 +573,7 @@ def render_svg(state_json: dict[str, JSON]) -> str:
     out.extend(_areas_legend(s, BOARD_Y + 4 * CELL + 16))
     out.extend(_trick_panel(s, BOARD_Y + 4 * CELL + 12))
     blocks_note = f"{BLOCKS[s.round]} blocks per seat this round"
-    out.append(_text(BOARD_X, BOARD_Y + 4 * CELL + 112, blocks_note, size=11, fill=MUTED))
+    out.append(_text(BOARD_X, BOARD_Y + 4 * CELL + 112, blocks_note, size=12.5, fill=MUTED))
     out.extend(_legend(height - 16))
     out.append("</svg>")
     return "".join(out)

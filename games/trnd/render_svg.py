@@ -31,7 +31,7 @@ CARD_INK = ("#374151", "#ffffff", "#f5f5f4")
 WIDTH = 960
 MARKET_X, MARKET_Y = 24, 78
 CARD_W, CARD_H, GAP = 88, 118, 12
-PANEL_X, PANEL_W, PANEL_H = 452, 488, 86
+PANEL_X, PANEL_W, PANEL_H = 452, 488, 94
 HISTORY_ROWS = 6
 # Market slot -> (column, row) in the 3x3 grid: clockwise from the top-left corner.
 SLOT_CELL = ((0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 1))
@@ -137,11 +137,11 @@ def _card(x: float, y: float, t: int, w: float, h: float, label: bool = False) -
 
 
 def _chip(x: float, y: float, label: str, fill: str) -> tuple[list[str], float]:
-    w = 8 + 6.6 * len(label)
+    w = 10 + 7.4 * len(label)
     return [
-        _rect(x, y - 12, w, 16, rx=8, fill=fill),
+        _rect(x, y - 13, w, 18, rx=9, fill=fill),
         _text(
-            x + w / 2, y, label, size=11, fill="#ffffff", font_weight="700", text_anchor="middle"
+            x + w / 2, y, label, size=12.5, fill="#ffffff", font_weight="700", text_anchor="middle"
         ),
     ], w
 
@@ -183,7 +183,9 @@ def _market(s: TrndState) -> list[str]:
         else:
             out.extend(_card(x, y, t, CARD_W, CARD_H, label=True))
         out.append(
-            _text(x + 5, y + 13, str(slot), size=10, fill=MUTED if t < 0 else CARD_INK[C.colour(t)])
+            _text(
+                x + 5, y + 13, str(slot), size=11.5, fill=MUTED if t < 0 else CARD_INK[C.colour(t)]
+            )
         )
         out.append("</g>")
     # The draw pile in the middle: a face-down stack with its count.
@@ -217,7 +219,12 @@ def _market(s: TrndState) -> list[str]:
     )
     out.append(
         _text(
-            x + CARD_W / 2, y + CARD_H / 2 + 26, "to draw", size=11, fill=ink, text_anchor="middle"
+            x + CARD_W / 2,
+            y + CARD_H / 2 + 26,
+            "to draw",
+            size=12.5,
+            fill=ink,
+            text_anchor="middle",
         )
     )
     out.append("</g>")
@@ -248,10 +255,10 @@ def _discard(s: TrndState) -> list[str]:
     out.append("</g>")
     n = len(s.pile)
     out.append(_text(x, y + CARD_H + 18, f"{n} card{'s' if n != 1 else ''}", size=12, fill=INK))
-    out.append(_text(x, y + CARD_H + 34, "play on: same", size=11, fill=MUTED))
-    out.append(_text(x, y + CARD_H + 48, "colour or style", size=11, fill=MUTED))
+    out.append(_text(x, y + CARD_H + 34, "play on: same", size=12.5, fill=MUTED))
+    out.append(_text(x, y + CARD_H + 48, "colour or style", size=12.5, fill=MUTED))
     out.append(_rect(x, y + CARD_H + 60, 22, 3.5, rx=1.5, fill=ACCENT))
-    out.append(_text(x + 28, y + CARD_H + 64, "matches", size=11, fill=MUTED))
+    out.append(_text(x + 28, y + CARD_H + 64, "matches", size=12.5, fill=MUTED))
     return out
 
 
@@ -302,7 +309,7 @@ def _seat_panel(s: TrndState, seat: int, y: float) -> list[str]:
         )
     )
     out.append(
-        _text(x + w - 12, y + 42, f"of {s.target} points", size=10, fill=MUTED, text_anchor="end")
+        _text(x + w - 12, y + 42, f"of {s.target} points", size=11.5, fill=MUTED, text_anchor="end")
     )
     gained = s.round_points[seat]
     out.append(
@@ -310,7 +317,7 @@ def _seat_panel(s: TrndState, seat: int, y: float) -> list[str]:
             x + w - 12,
             y + 58,
             f"+{gained} this round",
-            size=11,
+            size=12.5,
             fill="#15803d" if gained else MUTED,
             font_weight="700" if gained else None,
             text_anchor="end",
@@ -318,9 +325,9 @@ def _seat_panel(s: TrndState, seat: int, y: float) -> list[str]:
     )
     if out_set:
         t, count = out_set
-        out.extend(_card(x + 16, y + 32, t, 34, 46))
-        out.append(_text(x + 58, y + 54, f"\u00d7{count}", size=16, fill=INK, font_weight="700"))
-        out.append(_text(x + 58, y + 72, "revealed set, out of this round", size=11, fill=MUTED))
+        out.extend(_card(x + 16, y + 32, t, 38, 52))
+        out.append(_text(x + 62, y + 56, f"\u00d7{count}", size=18, fill=INK, font_weight="700"))
+        out.append(_text(x + 62, y + 76, "revealed set, out of this round", size=12.5, fill=MUTED))
         return out
     hand = s.hands[seat]
     total = sum(hand)
@@ -328,23 +335,27 @@ def _seat_panel(s: TrndState, seat: int, y: float) -> list[str]:
     # For the seat to act, underline the types that match the discard top (Action A needs one;
     # a discard must be one of them).
     matching = C.MATCHES[s.pile[-1]] if to_act else ()
+    # Card size shrinks only when many types must share the row left of the score column.
+    step = min(54.0, 372.0 / max(1, sum(1 for k in hand if k)))
+    cw = min(38.0, step - 10)
+    ch = cw * 1.38
     for t in C.TYPES:
         if hand[t]:
             out.append(f'<g data-count="{hand[t]}">')
-            out.extend(_card(gx, y + 32, t, 30, 42))
+            out.extend(_card(gx, y + 30, t, cw, ch))
             if t in matching:
-                out.append(_rect(gx, y + 77, 30, 3.5, rx=1.5, fill=ACCENT))
-            out.append(_count_badge(gx + 30, y + 34, hand[t]))
+                out.append(_rect(gx, y + 34 + ch, cw, 3.5, rx=1.5, fill=ACCENT))
+            out.append(_count_badge(gx + cw, y + 32, hand[t]))
             out.append("</g>")
-            gx += 44
+            gx += step
     if not total:
-        out.append(_text(gx, y + 58, "no cards", size=11, fill=MUTED, font_style="italic"))
+        out.append(_text(gx, y + 58, "no cards", size=12.5, fill=MUTED, font_style="italic"))
     out.append(
         _text(
             x + w - 12,
             y + 74,
             f"{total} card{'s' if total != 1 else ''} in hand",
-            size=10,
+            size=11.5,
             fill=MUTED,
             text_anchor="end",
         )
@@ -357,8 +368,11 @@ def _ordinal(n: int) -> str:
 
 
 def _count_badge(cx: float, cy: float, n: int) -> str:
-    return f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="8" fill="{INK}" stroke="#ffffff"/>' + _text(
-        cx, cy + 4, str(n), size=11, fill="#ffffff", font_weight="700", text_anchor="middle"
+    return (
+        f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="9.5" fill="{INK}" stroke="#ffffff"/>'
+        + _text(
+            cx, cy + 4, str(n), size=12.5, fill="#ffffff", font_weight="700", text_anchor="middle"
+        )
     )
 
 
@@ -370,14 +384,14 @@ def _history(s: TrndState, y: float) -> list[str]:
         return out
     col = (PANEL_W - 70) / s.n
     y += 32
-    out.append(_text(PANEL_X, y, "round", size=11, fill=MUTED))
+    out.append(_text(PANEL_X, y, "round", size=12.5, fill=MUTED))
     for seat in range(s.n):
         out.append(
             _text(
                 PANEL_X + 70 + col * (seat + 0.5),
                 y,
                 f"Seat {seat}",
-                size=11,
+                size=12.5,
                 fill=SEAT_COLOURS[seat],
                 font_weight="700",
                 text_anchor="middle",
@@ -387,7 +401,7 @@ def _history(s: TrndState, y: float) -> list[str]:
     first = len(s.history) - len(rows) + 1
     if first > 1:
         out.append(
-            _text(PANEL_X + 40, y, f"(last {len(rows)} of {len(s.history)})", size=10, fill=MUTED)
+            _text(PANEL_X + 40, y, f"(last {len(rows)} of {len(s.history)})", size=11.5, fill=MUTED)
         )
     for i, points in enumerate(rows):
         yy = y + 18 * (i + 1)
@@ -418,8 +432,8 @@ def _legend(y: float) -> list[str]:
     x = MARKET_X + 52
     for st, name in enumerate(C.STYLES):
         t = st  # a white card of that style
-        out.extend(_card(x, y + 10, t, 22, 30))
-        out.append(_text(x + 28, y + 30, name, size=12, fill=INK))
+        out.extend(_card(x, y + 10, t, 26, 36))
+        out.append(_text(x + 32, y + 33, name, size=12.5, fill=INK))
         x += 92
     return out
 
