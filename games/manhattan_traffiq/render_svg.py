@@ -318,7 +318,7 @@ def _legend(x: int, y: int) -> list[str]:
 
 
 def _small(x: float, y: float, text: str) -> str:
-    return f'<text x="{_n(x)}" y="{_n(y)}" font-size="12" fill="{MUTED}">{escape(text)}</text>'
+    return f'<text x="{_n(x)}" y="{_n(y)}" font-size="13" fill="{MUTED}">{escape(text)}</text>'
 
 
 def _count(n: int, noun: str) -> str:

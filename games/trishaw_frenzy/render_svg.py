@@ -306,7 +306,7 @@ def _panel(s: dict[str, Any]) -> list[str]:
             f'<text x="{x + 130}" y="{y}" font-size="13" fill="{INK}">{_progress(s, t)}/80</text>'
             f'<text x="{x + 268}" y="{y}" font-size="15" font-weight="700" fill="{INK}" '
             f'text-anchor="end">{tot[t]} VP</text>'
-            f'<text x="{x + 180}" y="{y}" font-size="10" fill="{MUTED}">{escape(tokens)}</text>'
+            f'<text x="{x + 180}" y="{y}" font-size="11" fill="{MUTED}">{escape(tokens)}</text>'
         )
     y += 22
     out.append(_small(x, y, "\u2691 first rider this round \u00b7 dashed ring: to move"))
