@@ -360,18 +360,18 @@ def _seat_panel(s: TriAreaState, seat: int, y: float) -> list[str]:
     out.append(_text(x + 16, y + 42, "blocks", size=12.5, fill=MUTED))
     left = s.supply[seat]
     for i in range(left):
-        out.append(_rect(x + 58 + i * 13, y + 32, 10, 10, rx=1.5, fill=colour))
+        out.append(_rect(x + 64 + i * 13, y + 32, 10, 10, rx=1.5, fill=colour))
     note = f"{left} left"
     if s.sold[seat]:
         note += f" · {s.sold[seat]} sold"
-    out.append(_text(x + 62 + max(left, 1) * 13, y + 42, note, size=12.5, fill=INK))
+    out.append(_text(x + 68 + left * 13, y + 42, note, size=12.5, fill=INK))
     # The whole hand (a replay shows everything), then a pending lead declaration.
     hand = s.hands[seat]
     out.append(_text(x + 16, y + 74, "hand", size=12.5, fill=MUTED))
     for i, card in enumerate(hand):
-        out.extend(_card(x + 50 + i * 29, y + 52, card, w=26, h=38))
+        out.extend(_card(x + 54 + i * 29, y + 52, card, w=26, h=38))
     if not hand:
-        out.append(_text(x + 50, y + 74, "empty", size=12.5, fill=MUTED, font_style="italic"))
+        out.append(_text(x + 56, y + 74, "empty", size=12.5, fill=MUTED, font_style="italic"))
     decl = s.lead_decl[seat]
     if decl is not None:
         dx = x + 352
