@@ -492,7 +492,7 @@ def _areas_legend(s: TriAreaState, y: float) -> list[str]:
 
 def _legend(y: float) -> list[str]:
     """One line explaining the board's symbols: (symbol, label) pairs laid out left to right."""
-    x = BOARD_X
+    x: float = BOARD_X
     block = [
         _rect(0, -11, 22, 11, fill=SEAT_COLOURS[1], stroke="#ffffff", stroke_width=0.8),
         _text(11, -2.5, "1", size=9, fill="#ffffff", font_weight="700", text_anchor="middle"),

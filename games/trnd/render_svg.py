@@ -282,7 +282,7 @@ def _seat_panel(s: TrndState, seat: int, y: float) -> list[str]:
         _rect(x, y, 7, PANEL_H, rx=3, fill=colour),
         _text(x + 16, y + 21, f"Seat {seat}", size=15, fill=colour, font_weight="700"),
     ]
-    cx = x + 80
+    cx: float = x + 80
     chips: list[tuple[str, str]] = []
     if to_act:
         chips.append(("to act" if s.phase == "choose_action" else "discarding", ACCENT))
@@ -331,7 +331,7 @@ def _seat_panel(s: TrndState, seat: int, y: float) -> list[str]:
         return out
     hand = s.hands[seat]
     total = sum(hand)
-    gx = x + 16
+    gx: float = x + 16
     # For the seat to act, underline the types that match the discard top (Action A needs one;
     # a discard must be one of them).
     matching = C.MATCHES[s.pile[-1]] if to_act else ()
