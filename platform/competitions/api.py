@@ -15,18 +15,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competitions.models import Tournament
+from competitions.permissions import may_organise, may_start
 from competitions.selectors import tournament_standings
 from competitions.services import create_tournament, start_tournament
-
-#: Members of this group (or staff) may create tournaments.
-ORGANISERS_GROUP = "organisers"
-
-
-def may_organise(user) -> bool:  # type: ignore[no-untyped-def]
-    return bool(
-        user.is_authenticated
-        and (user.is_staff or user.groups.filter(name=ORGANISERS_GROUP).exists())
-    )
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -123,7 +114,7 @@ class TournamentStartApi(APIView):
     @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT})
     def post(self, request: Request, pk: int) -> Response:
         t = generics.get_object_or_404(Tournament, pk=pk)
-        if not (request.user.is_staff or t.organiser_id == request.user.pk):
+        if not may_start(request.user, t):
             raise PermissionDenied("Only the tournament's organiser may start it.")
         try:
             with transaction.atomic():

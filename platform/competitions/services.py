@@ -179,6 +179,42 @@ def finish_tournament_if_done(tournament_id: int) -> bool:
 # ---------------------------------------------------------------------------------- leagues
 
 
+#: A league plays at least once a month and at most once an hour.
+LEAGUE_MAX_EVERY_HOURS = 24 * 31
+
+
+def create_league(
+    *,
+    game: Game,
+    name: str,
+    every_hours: int = 24,
+    players_per_match: int = 2,
+    seed: int = 0,
+    is_active: bool = True,
+) -> League:
+    """A league of every bot of ``game``; its first round is due at once (``run_leagues``)."""
+    from matches.services import clamp_seed
+
+    if not name.strip():
+        raise ValidationError("A league needs a name.")
+    if not game.min_players <= players_per_match <= game.max_players:
+        raise ValidationError(
+            f"{game.name} is played by {game.players_label} players, not {players_per_match}."
+        )
+    if not 1 <= every_hours <= LEAGUE_MAX_EVERY_HOURS:
+        raise ValidationError(
+            f"A league plays a round every 1 to {LEAGUE_MAX_EVERY_HOURS} hours, not {every_hours}."
+        )
+    return League.objects.create(
+        game=game,
+        name=name.strip(),
+        every_hours=every_hours,
+        players_per_match=players_per_match,
+        seed=clamp_seed(seed),
+        is_active=is_active,
+    )
+
+
 def due_leagues(now: Any = None) -> list[League]:
     """Active leagues whose next round is due."""
     now = now or timezone.now()

@@ -1,27 +1,78 @@
-"""Tournament pages: the list and one tournament with its standings."""
+"""Competition pages: tournaments (list, one with its standings, a new one, starting it) and
+leagues (list, one with its standings, a new one, playing a round now). Creating and starting
+are for organisers (``competitions.permissions``); the services do the work."""
 
 from __future__ import annotations
 
+from catalog.models import Game
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from matches.selectors import filter_matches
 
-from competitions.models import Tournament
-from competitions.selectors import tournament_standings
+from competitions.forms import LeagueForm, TournamentForm
+from competitions.models import League, Tournament, TournamentStatus
+from competitions.permissions import may_organise, may_start
+from competitions.selectors import (
+    league_standings,
+    match_progress,
+    next_round_at,
+    tournament_standings,
+)
+from competitions.services import (
+    MAX_TOURNAMENT_MATCHES,
+    create_league,
+    create_tournament,
+    run_league_round,
+    start_tournament,
+)
+from games.base import GameError
 
 MATCHES_SHOWN = 100
+LEAGUE_MATCHES_SHOWN = 20
+NOT_ORGANISER = (
+    "Only staff and members of the “organisers” group may {what}. "
+    "Ask an administrator to add you to the group."
+)
+
+
+def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
+    return render(request, "competitions/forbidden.html", {"message": message}, status=403)
+
+
+def _run_note(total: int) -> str:
+    """What happens to freshly scheduled matches: played inline in eager mode (no broker;
+    they run as the transaction commits, before the redirect), else queued for the workers.
+    Failures show in the progress line of the page."""
+    if total == 0:
+        return "no match was scheduled"
+    matches = f"{total} match{'es' if total != 1 else ''}"
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return f"{matches} played"
+    return f"{matches} sent to the workers"
+
+
+# ------------------------------------------------------------------------------ tournaments
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.select_related("game", "organiser").annotate(
         entrant_count=Count("entrants", distinct=True), match_count=Count("matches", distinct=True)
     )
-    return render(request, "competitions/list.html", {"tournaments": tournaments[:100]})
+    return render(
+        request,
+        "competitions/list.html",
+        {"tournaments": tournaments[:100], "can_organise": may_organise(request.user)},
+    )
 
 
-def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    t = get_object_or_404(Tournament.objects.select_related("game", "organiser"), pk=pk)
+def _tournament_page(
+    request: HttpRequest, t: Tournament, *, start_error: list[str] | None = None, status: int = 200
+) -> HttpResponse:
     matches = filter_matches().filter(tournament=t).order_by("pk")
     counts = {row["status"]: row["n"] for row in t.matches.values("status").annotate(n=Count("pk"))}
     return render(
@@ -33,5 +84,135 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "matches": matches[:MATCHES_SHOWN],
             "match_total": sum(counts.values()),
             "counts": counts,
+            "progress": match_progress(t.matches.all()),
+            "can_start": t.status == TournamentStatus.DRAFT and may_start(request.user, t),
+            "entrant_count": t.entrants.count(),
+            "eager": settings.CELERY_TASK_ALWAYS_EAGER,
+            "start_error": start_error,
+        },
+        status=status,
+    )
+
+
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    t = get_object_or_404(Tournament.objects.select_related("game", "organiser"), pk=pk)
+    return _tournament_page(request, t)
+
+
+@login_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    """Step 1 (no ``?game=``): choose the game. Step 2: the form for that game."""
+    if not may_organise(request.user):
+        return _forbidden(request, NOT_ORGANISER.format(what="create tournaments"))
+    games = Game.objects.filter(is_active=True)
+    slug = request.GET.get("game", "")
+    game = games.filter(slug=slug).first() if slug else None
+    form = None
+    if game is not None:
+        try:
+            form = TournamentForm(request.POST or None, game=game)
+        except GameError:  # in the catalog but no longer in the registry
+            game = None
+    if form is None:
+        return render(
+            request,
+            "competitions/tournament_new.html",
+            {"games": games, "unknown_game": slug},
+            status=404 if slug else 200,
+        )
+    if request.method == "POST" and form.is_valid():
+        try:
+            t = create_tournament(organiser=request.user, **form.create_kwargs())
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(
+                request, f"{t.name} is created as a draft with {t.entrants.count()} entrants."
+            )
+            return redirect("competitions:tournament_detail", pk=t.pk)
+    return render(
+        request,
+        "competitions/tournament_new.html",
+        {"games": games, "game": game, "form": form, "max_matches_limit": MAX_TOURNAMENT_MATCHES},
+    )
+
+
+@login_required
+def tournament_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """POST: schedule the draft's matches (played inline in eager mode, else queued)."""
+    t = get_object_or_404(Tournament.objects.select_related("game", "organiser"), pk=pk)
+    if request.method != "POST":
+        return redirect("competitions:tournament_detail", pk=t.pk)
+    if not may_start(request.user, t):
+        return _forbidden(request, "Only the tournament's organiser or staff may start it.")
+    try:
+        matches = start_tournament(t)
+    except ValidationError as exc:
+        return _tournament_page(request, t, start_error=exc.messages, status=400)
+    messages.success(request, f"{t.name} has started: {_run_note(len(matches))}.")
+    return redirect("competitions:tournament_detail", pk=t.pk)
+
+
+# ---------------------------------------------------------------------------------- leagues
+
+
+def league_list(request: HttpRequest) -> HttpResponse:
+    leagues = League.objects.select_related("game").annotate(match_count=Count("matches"))
+    return render(
+        request,
+        "competitions/league_list.html",
+        {
+            "leagues": [(lg, next_round_at(lg)) for lg in leagues],
+            "can_organise": may_organise(request.user),
         },
     )
+
+
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    lg = get_object_or_404(League.objects.select_related("game"), pk=pk)
+    return render(
+        request,
+        "competitions/league_detail.html",
+        {
+            "lg": lg,
+            "players": lg.game.clamp_players(lg.players_per_match),
+            "next_at": next_round_at(lg),
+            "rows": league_standings(lg),
+            "progress": match_progress(lg.matches.all()),
+            "matches": filter_matches().filter(league=lg)[:LEAGUE_MATCHES_SHOWN],
+            "can_organise": may_organise(request.user),
+        },
+    )
+
+
+@login_required
+def league_new(request: HttpRequest) -> HttpResponse:
+    if not may_organise(request.user):
+        return _forbidden(request, NOT_ORGANISER.format(what="create leagues"))
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            lg = create_league(**form.create_kwargs())
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            messages.success(request, f"{lg.name} is created; its first round is due now.")
+            return redirect("competitions:league_detail", pk=lg.pk)
+    return render(request, "competitions/league_new.html", {"form": form})
+
+
+@login_required
+def league_play_round(request: HttpRequest, pk: int) -> HttpResponse:
+    """POST: play the league's next round now, due or not (like ``run_leagues --force``)."""
+    lg = get_object_or_404(League.objects.select_related("game"), pk=pk)
+    if request.method != "POST":
+        return redirect("competitions:league_detail", pk=lg.pk)
+    if not may_organise(request.user):
+        return _forbidden(request, NOT_ORGANISER.format(what="play league rounds"))
+    matches = run_league_round(lg)
+    note = _run_note(len(matches))
+    if not matches:
+        seats = lg.game.clamp_players(lg.players_per_match)
+        note = f"no match, the game has fewer bots than the {seats} seats of a match"
+    messages.success(request, f"{lg.name}, round {lg.rounds_played}: {note}.")
+    return redirect("competitions:league_detail", pk=lg.pk)
