@@ -371,3 +371,24 @@ def test_organiser_creates_a_league_and_plays_a_round(
     page = client.get(r["Location"]).content.decode()
     assert "Daily, round 1: 1 match played." in page
     assert Match.objects.filter(league=lg, status=MatchStatus.FINISHED).count() == 1
+
+
+def test_yes_no_options_become_booleans(client: Client, organiser: Any, games) -> None:
+    from bots.services import ensure_builtin_bots
+
+    versions = [b.latest_version() for b in ensure_builtin_bots(games["tri-area"])]
+    page = as_user(client, organiser).get("/tournaments/new/?game=tri-area").content.decode()
+    assert '<option value="false" selected>no</option>' in page  # sold_blocks_penalised
+    data = {
+        "name": "Towers",
+        "entrants": [v.pk for v in versions],
+        "players_per_match": 2,
+        "games_per_pairing": 1,
+        "opt_sold_blocks_penalised": "true",
+        "opt_extra_needs_top": "false",
+    }
+    assert client.post("/tournaments/new/?game=tri-area", data).status_code == 302
+    t = Tournament.objects.get()
+    assert t.options == {"sold_blocks_penalised": True, "extra_needs_top": False}
+    bad = client.post("/tournaments/new/?game=tri-area", {**data, "opt_extra_needs_top": "maybe"})
+    assert "Select a valid choice." in bad.content.decode() and Tournament.objects.count() == 1
