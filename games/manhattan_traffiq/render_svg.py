@@ -16,9 +16,9 @@ from xml.sax.saxutils import escape
 
 from games.manhattan_traffiq.board import Board, street_h, street_v
 from games.manhattan_traffiq.components import POINTS
+from games.svg import SEAT_COLOURS
 
 #: seat colours shared by every game's picture (seats 0..4)
-SEAT_COLOURS = ("#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c")
 BG, INK, MUTED, ACCENT = "#f6f4ef", "#1f2430", "#6b7080", "#c2410c"
 #: edge colours: beige and red are streets, green is park, blue is water
 EDGE = {"B": "#d9c7a0", "R": "#e76f51", "G": "#6fbf73", "U": "#5aa9e6"}

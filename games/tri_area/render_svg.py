@@ -10,20 +10,17 @@ share one HTML page.
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape
 
 from games.base import JSON
+from games.svg import ACCENT, BG, INK, LINE, MUTED, SEAT_COLOURS
+from games.svg import attrs as _attrs
+from games.svg import num as _num
+from games.svg import rect as _rect
+from games.svg import text as _text
 from games.tri_area.board import ADJACENT, AREA_OF, AREA_POINTS, AREAS, BONUS, SUITS
 from games.tri_area.rounds import BLOCKS, SEATS, TRICKS
 from games.tri_area.scoring import area_places, tallest_awards
 from games.tri_area.state import TriAreaState
-
-SEAT_COLOURS = ("#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c")
-ACCENT = "#c2410c"
-BG = "#f6f4ef"
-INK = "#1f2430"
-MUTED = "#6b7080"
-LINE = "#d6d1c4"
 
 SUIT_NAMES = {"I": "Intelligent", "M": "Modern", "E": "Ecology", "H": "Happiness"}
 # Area tints on the board (light, so seat-coloured blocks stand out) and card colours.
@@ -45,29 +42,6 @@ WIDTH = 960
 CELL = 100
 BOARD_X, BOARD_Y = 20, 64
 PANEL_X, PANEL_W, PANEL_H = 444, 496, 98
-
-
-def _num(v: float) -> str:
-    return str(int(v)) if v == int(v) else f"{v:.1f}"
-
-
-def _attrs(attrs: dict[str, object]) -> str:
-    return "".join(
-        f' {k.rstrip("_").replace("_", "-")}="{escape(str(v), {chr(34): "&quot;"})}"'
-        for k, v in attrs.items()
-        if v is not None
-    )
-
-
-def _rect(x: float, y: float, w: float, h: float, **attrs: object) -> str:
-    return (
-        f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}"{_attrs(attrs)}/>'
-    )
-
-
-def _text(x: float, y: float, body: str, size: float = 13, **attrs: object) -> str:
-    head = f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}"{_attrs(attrs)}>'
-    return f"{head}{escape(body)}</text>"
 
 
 def _polygon(points: list[tuple[float, float]], **attrs: object) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from games.svg import SEAT_COLOURS
 from games.trishaw_frenzy import board, scoring
 from games.trishaw_frenzy.components import (
     EVENT_BOTTOM,
@@ -27,7 +28,6 @@ from games.trishaw_frenzy.geometry import ARROWS, N
 from games.trishaw_frenzy.moves import view_of
 
 #: seat colours shared by every game's picture (seats 0..4)
-SEAT_COLOURS = ("#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c")
 AI_COLOUR = "#44403c"
 BG, INK, MUTED, ACCENT = "#f6f4ef", "#1f2430", "#6b7080", "#c2410c"
 #: square fills: beige, event, portal, arrow

@@ -9,18 +9,15 @@ that several pictures can share one HTML page.
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from games.base import JSON
+from games.svg import ACCENT, BG, INK, LINE, MUTED, SEAT_COLOURS
+from games.svg import attrs as _attrs
+from games.svg import num as _num
+from games.svg import rect as _rect
+from games.svg import text as _text
 from games.trnd import cards as C
 from games.trnd.state import TrndState
 
-SEAT_COLOURS = ("#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c")
-ACCENT = "#c2410c"
-BG = "#f6f4ef"
-INK = "#1f2430"
-MUTED = "#6b7080"
-LINE = "#d6d1c4"
 CLEARED_TINT = "#eaf6ec"
 
 # Card faces per colour (white, red, black): fill, border, and the ink of the chair shape.
@@ -35,29 +32,6 @@ PANEL_X, PANEL_W, PANEL_H = 452, 488, 94
 HISTORY_ROWS = 6
 # Market slot -> (column, row) in the 3x3 grid: clockwise from the top-left corner.
 SLOT_CELL = ((0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 1))
-
-
-def _num(v: float) -> str:
-    return str(int(v)) if v == int(v) else f"{v:.1f}"
-
-
-def _attrs(attrs: dict[str, object]) -> str:
-    return "".join(
-        f' {k.rstrip("_").replace("_", "-")}="{escape(str(v), {chr(34): "&quot;"})}"'
-        for k, v in attrs.items()
-        if v is not None
-    )
-
-
-def _rect(x: float, y: float, w: float, h: float, **attrs: object) -> str:
-    return (
-        f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}"{_attrs(attrs)}/>'
-    )
-
-
-def _text(x: float, y: float, body: str, size: float = 13, **attrs: object) -> str:
-    head = f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(size)}"{_attrs(attrs)}>'
-    return f"{head}{escape(body)}</text>"
 
 
 def _path(d: str, **attrs: object) -> str:
