@@ -2,46 +2,18 @@
 
 from __future__ import annotations
 
-import re
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from svg_checks import NS, check_standalone, random_states
 
 from games.manhattan_traffiq import render_svg as rs
 from games.manhattan_traffiq.board import Board
 from games.registry import get_bot, get_game
-from games.rng import Rng
 
-NS = "{http://www.w3.org/2000/svg}"
 POINTS = {"taxi": 1, "truck": 2}
-
-
-def states(players: int, seed: int, every: int = 5) -> Iterator[dict[str, Any]]:
-    """Every ``every``-th state of one random game, and its final state."""
-    st = get_game("manhattan-traffiq").new_game(players, seed)
-    rng = Rng(seed)
-    k = 0
-    while not st.is_over():
-        if k % every == 0:
-            yield st.to_json()
-        legal = st.legal_actions()
-        st.apply(legal[rng.below(len(legal))])
-        k += 1
-    yield st.to_json()
-
-
-def check_standalone(svg: str) -> ET.Element:
-    root = ET.fromstring(svg)  # well-formed XML
-    assert root.tag == f"{NS}svg"
-    assert re.fullmatch(r"0 0 \d+ \d+", root.get("viewBox", ""))
-    assert root.get("width") == "100%" and root.get("height") is None
-    assert "<script" not in svg.lower()
-    assert svg.count("http") == 1 and 'xmlns="http://www.w3.org/2000/svg"' in svg
-    assert "href" not in svg
-    return root
 
 
 def points(s: dict[str, Any], seat: int) -> int:
@@ -144,3 +116,7 @@ def test_the_final_picture_names_the_winner_and_is_fast() -> None:
         assert f"Game over: Seat {winners[0]} wins" in svg
     else:
         assert "Game over: seats " + ", ".join(map(str, winners)) + " tie" in svg
+
+
+def states(players: int, seed: int, every: int = 5):
+    return random_states("manhattan-traffiq", players, seed, every)
