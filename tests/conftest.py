@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,6 +92,22 @@ def platform_env(**extra: str) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), str(REPO / "platform")])
     env.update(extra)
     return env
+
+
+@pytest.fixture
+def celery_inline(settings: Any) -> Iterator[None]:
+    """Run Celery tasks in the calling process (eager), also when CI configures a broker; for
+    tests of what a match does, not of how it travels (tests/foundation covers Redis)."""
+    import meeple.celery  # noqa: F401  configures the app from Django's settings
+
+    from arena.celery_app import app
+
+    # Reading a key makes Celery load its configuration now, so ours is not overwritten later.
+    saved = app.conf.task_always_eager
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = saved
 
 
 @dataclass

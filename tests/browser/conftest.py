@@ -96,15 +96,8 @@ def _media_root(settings: Any, tmp_path: Path) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _celery_inline(settings: Any) -> Iterator[None]:
+def _celery_inline(celery_inline: None) -> None:
     """Matches run inline (Celery eager mode), also when CI configures a broker."""
-    from arena.celery_app import app
-
-    saved = app.conf.task_always_eager
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = saved
 
 
 def shoot(page: Any, name: str) -> None:

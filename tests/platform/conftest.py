@@ -39,19 +39,9 @@ def _media_root(settings: Any, tmp_path: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _celery_inline(settings: Any) -> Any:
+def _celery_inline(celery_inline: None) -> None:
     """The platform's own tests run the match chain inline, also when CI configures a broker;
     tests/foundation/test_platform_worker.py covers the same chain through Redis."""
-    import meeple.celery  # noqa: F401  configures the app from Django's settings
-
-    from arena.celery_app import app
-
-    # Reading a key makes Celery load its configuration now, so ours is not overwritten later.
-    saved = app.conf.task_always_eager
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = saved
 
 
 @pytest.fixture
