@@ -93,13 +93,4 @@ def build(
 
 def card_census(state: TrndState) -> list[int]:
     """How many cards of each type the state holds over all zones (must be 10 each)."""
-    found = [0] * 9
-    for t in state.deck + state.pile + [m for m in state.market if m >= 0]:
-        found[t] += 1
-    for h in state.hands:
-        for t in C.TYPES:
-            found[t] += h[t]
-    for o in state.out:
-        if o is not None:
-            found[o[0]] += o[1]
-    return found
+    return state.card_census()

@@ -392,6 +392,19 @@ class TrndState(GameState):
         s._check()
         return s
 
+    def card_census(self) -> list[int]:
+        """Cards of each type over all zones: deck, pile, market, hands, cleared-out sets."""
+        counts = [0] * 9
+        for t in self.deck + self.pile + [t for t in self.market if t >= 0]:
+            counts[t] += 1
+        for h in self.hands:
+            for t in C.TYPES:
+                counts[t] += h[t]
+        for o in self.out:
+            if o is not None:
+                counts[o[0]] += o[1]
+        return counts
+
     def _check(self) -> None:
         """Structural checks with clear messages, so a bad saved state fails at load time."""
         n = self.n
@@ -429,15 +442,7 @@ class TrndState(GameState):
         ):
             problems.append("exactly the taken slot is empty, and only in the discard phase")
         else:
-            counts = [0] * 9
-            for t in self.deck + self.pile + [t for t in self.market if t >= 0]:
-                counts[t] += 1
-            for h in self.hands:
-                for t in C.TYPES:
-                    counts[t] += h[t]
-            for o in self.out:
-                if o is not None:
-                    counts[o[0]] += o[1]
+            counts = self.card_census()
             if counts != [C.COPIES] * 9:
                 problems.append(f"cards per type must be 10 each, got {counts}")
         if problems:
