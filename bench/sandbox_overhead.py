@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from arena.referee import TimeControl, run_match  # noqa: E402
-from games import registry  # noqa: E402
+from games.simulate import shortest_game  # noqa: E402
 from sandbox.base import Limits, Sandbox, SandboxError  # noqa: E402
 from sandbox.code import prepare_bot, release_bot  # noqa: E402
 from sandbox.docker import RUNTIME_IMAGE, DockerSandbox  # noqa: E402
@@ -41,25 +41,6 @@ GOOD = ROOT / "tests" / "sandbox" / "bots" / "good.py"
 
 def median_ms(xs: list[float]) -> float:
     return statistics.median(xs) * 1000
-
-
-def shortest_game() -> tuple[str, int, int]:
-    best = None
-    for slug in registry.slugs():
-        try:
-            g = registry.get_game(slug)
-            players = max(2, g.min_players)
-            state = g.new_game(players, 1)
-        except Exception:
-            continue
-        n = 0
-        while not state.is_over() and n < 5000:
-            state.apply(state.legal_actions()[0])
-            n += 1
-        if best is None or n < best[2]:
-            best = (slug, players, n)
-    assert best is not None
-    return best
 
 
 def time_match(game: str, players: int, sb: Sandbox, repeat: int) -> float:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.base import JSON, Bot, Result
-from games.registry import get_bot, get_game
+from games.registry import all_games, get_bot, get_game
 from games.rng import derive_seed
 
 
@@ -66,3 +66,22 @@ def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def shortest_game(max_decisions: int = 5000) -> tuple[str, int, int]:
+    """The registered game whose match is shortest when every seat plays its first legal
+    action (seed 1, the fewest seats from 2 up): ``(slug, players, decisions)``. Sandbox tests
+    and benchmarks use it so that a match costs as little game time as possible."""
+    best: tuple[str, int, int] | None = None
+    for game in all_games():
+        players = max(2, game.min_players)
+        state = game.new_game(players, 1)
+        n = 0
+        while not state.is_over() and n < max_decisions:
+            state.apply(state.legal_actions()[0])
+            n += 1
+        if best is None or n < best[2]:
+            best = (game.slug, players, n)
+    if best is None:
+        raise RuntimeError("no game is registered")
+    return best

@@ -191,24 +191,10 @@ def _play_hostile(name: str, sb: Sandbox, game: str, players: int, listener) -> 
 @pytest.fixture(scope="module")
 def small_game() -> tuple[str, int]:
     """The game whose first-action matches are shortest, and its seat count."""
-    from games import registry
+    from games.simulate import shortest_game
 
-    best = None
-    for slug in registry.slugs():
-        try:
-            g = registry.get_game(slug)
-            players = max(2, g.min_players)
-            state = g.new_game(players, 1)
-        except Exception:
-            continue
-        n = 0
-        while not state.is_over() and n < 5000:
-            state.apply(state.legal_actions()[0])
-            n += 1
-        if best is None or n < best[0]:
-            best = (n, slug, players)
-    assert best is not None, "no game imports"
-    return best[1], best[2]
+    slug, players, _ = shortest_game()
+    return slug, players
 
 
 class RecordingProcessSandbox(ProcessSandbox):
