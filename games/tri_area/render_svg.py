@@ -170,36 +170,26 @@ def _board(s: TriAreaState) -> list[str]:
         targets = AREAS[s.adopted]
     elif s.phase == "extra" and s.built is not None:
         targets = ADJACENT[s.built]
+
+    def outline(square: int, **stroke: object) -> str:
+        """An accent frame just inside ``square`` (what the decision is about)."""
+        r, c = divmod(square, 4)
+        return _rect(
+            bx + c * CELL + 3,
+            by + r * CELL + 3,
+            CELL - 6,
+            CELL - 6,
+            rx=3,
+            fill="none",
+            stroke=ACCENT,
+            **stroke,
+        )
+
     if targets:
         for q in targets:
-            r, c = divmod(q, 4)
-            out.append(
-                _rect(
-                    bx + c * CELL + 3,
-                    by + r * CELL + 3,
-                    CELL - 6,
-                    CELL - 6,
-                    rx=3,
-                    fill="none",
-                    stroke=ACCENT,
-                    stroke_width=2.5,
-                    stroke_dasharray="7 4",
-                )
-            )
+            out.append(outline(q, stroke_width=2.5, stroke_dasharray="7 4"))
     if s.phase == "extra" and s.built is not None:
-        r, c = divmod(s.built, 4)
-        out.append(
-            _rect(
-                bx + c * CELL + 3,
-                by + r * CELL + 3,
-                CELL - 6,
-                CELL - 6,
-                rx=3,
-                fill="none",
-                stroke=ACCENT,
-                stroke_width=4,
-            )
-        )
+        out.append(outline(s.built, stroke_width=4))
     return out
 
 
