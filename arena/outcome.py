@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# Seat statuses (bot-protocol.md, "Results").
-OK = "ok"
-TIMEOUT = "timeout"  # retired: it did not answer in time
-CRASHED = "crashed"  # retired: its process exited or was killed
-ILLEGAL = "illegal"  # played to the end but committed at least one fault
-RETIRED = "retired"  # retired: fault limit reached, no ready, or output over the line cap
+from arena.contract import ContractError, MatchStatus, SeatStatus, check_finite
 
-FINISHED = "finished"
-ERROR = "error"
+# Short names for the referee (the enums in arena.contract are the one definition).
+OK = SeatStatus.OK
+TIMEOUT = SeatStatus.TIMEOUT
+CRASHED = SeatStatus.CRASHED
+ILLEGAL = SeatStatus.ILLEGAL
+RETIRED = SeatStatus.RETIRED
+
+FINISHED = MatchStatus.FINISHED
+ERROR = MatchStatus.ERROR
 
 
 @dataclass
@@ -38,6 +41,40 @@ class SeatOutcome:
             "time_ms": round(self.time_ms, 3),
             "retired_turn": self.retired_turn,
         }
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "seat") -> SeatOutcome:
+        if not isinstance(data, Mapping):
+            raise ContractError(f"{where} must be an object, got {data!r}")
+        bot = data.get("bot")
+        if not isinstance(bot, str):
+            raise ContractError(f"{where}: bot must be a string, got {bot!r}")
+        rank = data.get("rank")
+        if isinstance(rank, bool) or not isinstance(rank, int) or rank < 1:
+            raise ContractError(f"{where}: rank must be a positive integer, got {rank!r}")
+        try:
+            status = SeatStatus(data.get("status", OK))
+        except ValueError:
+            raise ContractError(
+                f"{where}: status must be one of {[s.value for s in SeatStatus]}, "
+                f"got {data.get('status')!r}"
+            ) from None
+        faults = data.get("faults") or []
+        if not isinstance(faults, list) or not all(isinstance(f, Mapping) for f in faults):
+            raise ContractError(f"{where}: faults must be a list of objects")
+        time_ms = check_finite(data.get("time_ms", 0.0), f"{where}: time_ms") or 0.0
+        name = data.get("name")
+        retired_turn = data.get("retired_turn")
+        return cls(
+            bot=bot,
+            score=check_finite(data.get("score"), f"{where}: score"),
+            rank=rank,
+            status=status,
+            faults=[dict(f) for f in faults],
+            time_ms=float(time_ms),
+            name=name if isinstance(name, str) else None,
+            retired_turn=retired_turn if isinstance(retired_turn, int) else None,
+        )
 
 
 @dataclass
@@ -73,6 +110,67 @@ class MatchOutcome:
         if replay:
             out["replay"] = self.replay
         return out
+
+    @classmethod
+    def from_json(cls, data: Any, *, seats: int | None = None) -> MatchOutcome:
+        """Read what ``to_json(replay=True)`` wrote, checking it; ``seats`` is how many seats
+        the match has. Raises :class:`ContractError` saying what is malformed."""
+        if not isinstance(data, Mapping):
+            raise ContractError(f"an outcome must be an object, got {type(data).__name__}")
+        try:
+            status = MatchStatus(str(data.get("status")))
+        except ValueError:
+            raise ContractError(f"outcome status {data.get('status')!r} is unknown") from None
+        if status not in (FINISHED, ERROR):
+            raise ContractError(f"an outcome is finished or error, not {status.value!r}")
+        error = data.get("error")
+        if error is not None and not isinstance(error, str):
+            raise ContractError("outcome error must be a string or null")
+        replay = data.get("replay")
+        if replay is not None and not isinstance(replay, Mapping):
+            raise ContractError("outcome replay must be an object or null")
+        result = data.get("result")
+        result = {} if result is None else result
+        if not isinstance(result, Mapping):
+            raise ContractError("outcome result must be an object or null")
+        raw_seats = data.get("seats") or []
+        if not isinstance(raw_seats, list):
+            raise ContractError("outcome seats must be a list")
+        if status == FINISHED:
+            if seats is not None and len(raw_seats) != seats:
+                raise ContractError(f"the referee returned {len(raw_seats)} seats for {seats}")
+            if not raw_seats:
+                raise ContractError("a finished outcome needs its seats")
+        parsed = (
+            [SeatOutcome.from_json(s, f"seat {i}") for i, s in enumerate(raw_seats)]
+            if status == FINISHED
+            else []
+        )
+        seed = data.get("seed", 0)
+        return cls(
+            match_id=str(data.get("match_id") or ""),
+            game=str(data.get("game") or ""),
+            seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else 0,
+            status=status,
+            error=error,
+            result=dict(result),
+            seats=parsed,
+            replay=dict(replay) if replay is not None else {},
+        )
+
+    @classmethod
+    def refused(cls, spec: Any, error: str) -> MatchOutcome:
+        """The outcome of a match that could not be played (never rated)."""
+        return cls(
+            match_id=str(getattr(spec, "match_id", "") or ""),
+            game=str(getattr(spec, "game", "") or ""),
+            seed=int(getattr(spec, "seed", 0) or 0),
+            status=ERROR,
+            error=error,
+            result={},
+            seats=[],
+            replay={},
+        )
 
 
 def final_ranks(game_ranks: list[int], retired: list[bool]) -> list[int]:

@@ -14,12 +14,13 @@ from __future__ import annotations
 import time as _time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
 from arena import protocol as p
 from arena.botspec import BotSpec, parse_bot_spec
+from arena.contract import TimeControl
 from arena.outcome import ERROR, FINISHED, MatchOutcome, SeatOutcome, final_ranks, seat_status
 from arena.replay import DECISION_CAP, FORMAT, VERSION, state_digest
 from arena.seats import BuiltinSeat, ProgramSeat, Seat
@@ -30,24 +31,6 @@ from sandbox.base import BotCode, Limits, Sandbox, SandboxError
 from sandbox.code import BotCodeError, prepare_bot, release_bot
 
 DEFAULT_MAX_DECISIONS = 50_000
-
-
-@dataclass
-class TimeControl:
-    """Per bot-protocol.md: ``move_ms`` per decision, beyond it a ``bank_ms`` for the whole
-    match, and ``start_ms`` to answer ``start``."""
-
-    start_ms: int = 5000
-    move_ms: int = 1000
-    bank_ms: int = 10000
-
-    def __post_init__(self) -> None:
-        for name in ("start_ms", "move_ms", "bank_ms"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
-        if self.move_ms == 0 and self.bank_ms == 0:
-            raise ValueError("move_ms and bank_ms cannot both be 0")
 
 
 def _now() -> str:

@@ -9,6 +9,8 @@ import socket
 from typing import Any
 
 from arena.celery_app import app
+from arena.contract import ContractError, MatchSpec
+from arena.outcome import MatchOutcome
 
 
 @app.task(name="arena.ping")
@@ -22,48 +24,47 @@ def ping(payload: str = "ping") -> dict[str, Any]:
     }
 
 
-@app.task(name="arena.run_match", acks_late=True)
-def run_match(spec: dict[str, Any]) -> dict[str, Any]:
-    """Run one match on this worker and return ``MatchOutcome.to_json(replay=True)``.
-
-    ``spec``: ``{"game", "bots": [path or "builtin:NAME", ...], "seed", "options",
-    "match_id", "time": {"start_ms", "move_ms", "bank_ms"}, "sandbox", "untrusted",
-    "allow_unsafe"}`` (all but game and bots optional). ``untrusted`` marks uploads of other
-    users: they only run in a sandbox that is a security boundary (Docker) unless
-    ``allow_unsafe`` (an organiser's decision) says otherwise. Input the referee refuses, and
-    a sandbox that may not run these bots, come back as an ``error`` outcome, so the caller
-    always has something to record.
-    """
-    from arena.referee import TimeControl
+def play(
+    spec: MatchSpec, *, sandbox: str | None = None, allow_unsafe: bool | None = None
+) -> MatchOutcome:
+    """Play ``spec`` on this machine. The sandbox is this worker's own choice (``sandbox``, else
+    ``ARENA_SANDBOX``), never the sender's; strangers' code (``trusted=False`` seats) only runs in a
+    sandbox that is a security boundary unless this worker allows otherwise
+    (``ARENA_ALLOW_UNSAFE_SANDBOX``). Anything that stops the match from being played comes back
+    as an ``error`` outcome, so the caller always has something to record."""
+    from arena.codestore import CodeFetchError, resolve
     from arena.referee import run_match as referee_run_match
     from sandbox import get_sandbox, require_boundary
     from sandbox.base import SandboxError
 
+    if allow_unsafe is None:
+        allow_unsafe = os.environ.get("ARENA_ALLOW_UNSAFE_SANDBOX", "").lower() in _TRUE
     try:
-        backend = get_sandbox(spec.get("sandbox"))
-        require_boundary(
-            backend,
-            untrusted=bool(spec.get("untrusted")),
-            allow_unsafe=bool(spec.get("allow_unsafe")),
-        )
-        outcome = referee_run_match(
-            spec["game"],
-            list(spec["bots"]),
-            seed=int(spec.get("seed", 0)),
-            options=spec.get("options") or {},
-            time=TimeControl(**spec["time"]) if spec.get("time") else None,
+        backend = get_sandbox(sandbox)
+        require_boundary(backend, untrusted=spec.untrusted, allow_unsafe=allow_unsafe)
+        bots = [resolve(seat) for seat in spec.seats]
+        return referee_run_match(
+            spec.game,
+            bots,
+            seed=spec.seed,
+            options=dict(spec.options),
+            time=spec.time,
             sandbox=backend,
-            match_id=spec.get("match_id"),
+            match_id=spec.match_id or None,
         )
-    except (ValueError, KeyError, TypeError, SandboxError) as exc:
-        return {
-            "status": "error",
-            "error": f"match refused: {exc}",
-            "game": spec.get("game"),
-            "seed": spec.get("seed"),
-            "match_id": spec.get("match_id"),
-            "seats": [],
-            "result": None,
-            "replay": None,
-        }
-    return outcome.to_json(replay=True)
+    except (ValueError, SandboxError, CodeFetchError) as exc:
+        return MatchOutcome.refused(spec, f"match refused: {exc}")
+
+
+_TRUE = {"1", "true", "yes", "on"}
+
+
+@app.task(name="arena.run_match", acks_late=True)
+def run_match(spec: dict[str, Any]) -> dict[str, Any]:
+    """Run one match on this worker: takes ``MatchSpec.to_json()``, returns
+    ``MatchOutcome.to_json(replay=True)`` (an ``error`` outcome for a malformed spec)."""
+    try:
+        parsed = MatchSpec.from_json(spec)
+    except ContractError as exc:
+        return MatchOutcome.refused(None, f"match refused: {exc}").to_json(replay=True)
+    return play(parsed).to_json(replay=True)

@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class BotsConfig(AppConfig):
     name = "bots"
     verbose_name = "Bots"
+
+    def ready(self) -> None:
+        from arena.codestore import register_fetcher
+        from bots.code_store import fetch_version_code
+
+        # Workers fetch uploaded code by version id through the storage API (no shared disk).
+        register_fetcher(fetch_version_code)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from competitions.models import Rating
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,6 +10,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from matches.selectors import filter_matches
+from ratings.models import Rating
 
 from bots.forms import BotCreateForm, VersionUploadForm
 from bots.models import Bot

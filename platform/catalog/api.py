@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from competitions.models import Rating
-from competitions.selectors import leaderboard
+from ratings.models import Rating
+from ratings.selectors import leaderboard
 from rest_framework import generics, serializers
 
 from catalog.models import Game

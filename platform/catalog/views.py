@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from competitions.selectors import leaderboard
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from matches.selectors import filter_matches
+from ratings.selectors import leaderboard
 
 from catalog.selectors import active_games, game_by_slug
 

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from competitions.models import League, Rating, Tournament
+from competitions.models import League, Tournament
 
 
 @admin.register(Tournament)
@@ -15,10 +15,3 @@ class TournamentAdmin(admin.ModelAdmin):
 class LeagueAdmin(admin.ModelAdmin):
     list_display = ("name", "game", "every_hours", "is_active", "rounds_played", "last_run_at")
     list_filter = ("is_active", "game")
-
-
-@admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
-    list_display = ("bot", "game", "elo", "mu", "sigma", "ordinal", "matches_played", "provisional")
-    list_filter = ("game", "provisional")
-    search_fields = ("bot__name",)

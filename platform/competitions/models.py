@@ -1,14 +1,10 @@
-"""Tournaments (a fixed field of bot versions, scheduled once), leagues (every bot of a game,
-a round every N hours) and ratings (Elo and OpenSkill per bot and game)."""
+"""Tournaments (a fixed field of bot versions) and leagues (every bot of a game, a round every N
+hours). Ratings live in the ``ratings`` app."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-
-#: A bot's rating is provisional until it has played this many rated matches.
-PROVISIONAL_MATCHES = 10
-ELO_START = 1500.0
 
 
 class TournamentStatus(models.TextChoices):
@@ -70,28 +66,3 @@ class League(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-class Rating(models.Model):
-    """The strength of one bot at its game: Elo and OpenSkill (Plackett-Luce)."""
-
-    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="ratings")
-    game = models.ForeignKey("catalog.Game", on_delete=models.CASCADE, related_name="ratings")
-    elo = models.FloatField(default=ELO_START)
-    mu = models.FloatField(default=25.0)
-    sigma = models.FloatField(default=25.0 / 3)
-    #: The conservative OpenSkill estimate (mu - 3 sigma): what leaderboards sort by.
-    ordinal = models.FloatField(default=0.0, db_index=True)
-    matches_played = models.PositiveIntegerField(default=0)
-    #: True until ``PROVISIONAL_MATCHES`` rated matches.
-    provisional = models.BooleanField(default=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["-ordinal", "-elo"]
-        constraints = [
-            models.UniqueConstraint(fields=["bot", "game"], name="rating_unique_bot_game"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.bot.name}: Elo {self.elo:.0f}, ordinal {self.ordinal:.2f}"

@@ -7,26 +7,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bots.models import Bot, BotVersion
-from catalog.models import Game
 from django.db.models import Count, Prefetch, QuerySet
 from django.utils import timezone
 from matches.models import Match, MatchSeat, MatchStatus
 
 from arena.ratings import Standing, standings
-from competitions.models import League, Rating, Tournament
-
-
-def leaderboard(game: Game) -> QuerySet[Rating]:
-    """Ratings of a game, best first (conservative OpenSkill ordinal, then Elo)."""
-    return (
-        Rating.objects.filter(game=game)
-        .select_related("bot", "bot__owner")
-        .order_by("-ordinal", "-elo", "bot__name")
-    )
-
-
-def top_bots(limit: int = 10) -> QuerySet[Rating]:
-    return Rating.objects.select_related("bot", "game").order_by("-ordinal", "-elo")[:limit]
+from competitions.models import League, Tournament
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Writing competitions: ratings after each match, tournaments, league rounds."""
+"""Writing competitions: tournaments and league rounds, and what they do when a match ends."""
 
 from __future__ import annotations
 
@@ -13,60 +13,16 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from matches.models import Match, MatchSeat, MatchStatus
+from matches.models import Match, MatchStatus
+from matches.services import clamp_seed, create_match, dispatch_match
 
-from arena.ratings import Skill, elo_match, openskill_match
 from arena.schedule import ScheduleError, league_rounds, round_robin
-from competitions.models import (
-    PROVISIONAL_MATCHES,
-    League,
-    Rating,
-    Tournament,
-    TournamentStatus,
-)
+from competitions.models import League, Tournament, TournamentStatus
 
 log = logging.getLogger(__name__)
 
 #: A tournament may schedule at most this many matches (a typo must not queue a million).
 MAX_TOURNAMENT_MATCHES = 2000
-
-
-# ---------------------------------------------------------------------------------- ratings
-
-
-def rate_match(match: Match, seats: Sequence[MatchSeat]) -> bool:
-    """Move the Elo and OpenSkill ratings of the bots of a finished match (call inside the
-    transaction that records it). Returns False, changing nothing, when the match cannot be
-    rated: not finished, fewer than two seats, or one bot in several seats."""
-    if match.status != MatchStatus.FINISHED or len(seats) < 2:
-        return False
-    bots = [s.bot_version.bot for s in seats]
-    if len({b.pk for b in bots}) != len(bots):
-        return False
-    for bot in bots:
-        Rating.objects.get_or_create(bot=bot, game=match.game)
-    # Lock in primary-key order so that two concurrent matches cannot deadlock.
-    locked = {
-        r.bot_id: r
-        for r in Rating.objects.select_for_update()
-        .filter(game=match.game, bot__in=bots)
-        .order_by("pk")
-    }
-    ratings = [locked[b.pk] for b in bots]
-    ranks = [int(s.rank) for s in seats]
-    elos = elo_match([r.elo for r in ratings], ranks)
-    skills = openskill_match([Skill(r.mu, r.sigma) for r in ratings], ranks)
-    for seat, rating, elo, skill in zip(seats, ratings, elos, skills, strict=True):
-        seat.elo_before, seat.elo_after = rating.elo, elo
-        rating.elo, rating.mu, rating.sigma = elo, skill.mu, skill.sigma
-        rating.ordinal = skill.ordinal
-        rating.matches_played += 1
-        rating.provisional = rating.matches_played < PROVISIONAL_MATCHES
-    Rating.objects.bulk_update(
-        ratings, ["elo", "mu", "sigma", "ordinal", "matches_played", "provisional", "updated_at"]
-    )
-    MatchSeat.objects.bulk_update(list(seats), ["elo_before", "elo_after"])
-    return True
 
 
 # ------------------------------------------------------------------------------ tournaments
@@ -85,8 +41,6 @@ def create_tournament(
     max_matches: int | None = None,
 ) -> Tournament:
     """A draft tournament; checks the field against the game's rules."""
-    from matches.services import clamp_seed
-
     if not name.strip():
         raise ValidationError("A tournament needs a name.")
     if not game.min_players <= players_per_match <= game.max_players:
@@ -118,8 +72,6 @@ def create_tournament(
 def start_tournament(tournament: Tournament, *, dispatch: bool = True) -> list[Match]:
     """Schedule every match of a draft tournament (status ``running``) and, unless
     ``dispatch=False``, send them to the workers once the transaction commits."""
-    from matches.services import create_match, dispatch_match
-
     with transaction.atomic():
         t = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if t.status != TournamentStatus.DRAFT:
@@ -163,17 +115,21 @@ def start_tournament(tournament: Tournament, *, dispatch: bool = True) -> list[M
 
 
 def finish_tournament_if_done(tournament_id: int) -> bool:
-    """Mark a running tournament finished once none of its matches is queued or running."""
-    pending = Match.objects.filter(
-        tournament_id=tournament_id, status__in=[MatchStatus.QUEUED, MatchStatus.RUNNING]
+    """Mark a running tournament finished once none of its matches is still to be played.
+    Called when one of its matches ends, in that match's transaction: the tournament's row is
+    locked first, so two matches ending at once cannot both miss (or both make) the end."""
+    t = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if t is None or t.status != TournamentStatus.RUNNING:
+        return False
+    pending = Match.objects.filter(tournament_id=tournament_id).exclude(
+        status__in=[MatchStatus.FINISHED, MatchStatus.ERROR]
     )
     if pending.exists():
         return False
-    return bool(
-        Tournament.objects.filter(pk=tournament_id, status=TournamentStatus.RUNNING).update(
-            status=TournamentStatus.FINISHED, finished_at=timezone.now()
-        )
-    )
+    t.status = TournamentStatus.FINISHED
+    t.finished_at = timezone.now()
+    t.save(update_fields=["status", "finished_at"])
+    return True
 
 
 # ---------------------------------------------------------------------------------- leagues
@@ -193,8 +149,6 @@ def create_league(
     is_active: bool = True,
 ) -> League:
     """A league of every bot of ``game``; its first round is due at once (``run_leagues``)."""
-    from matches.services import clamp_seed
-
     if not name.strip():
         raise ValidationError("A league needs a name.")
     if not game.min_players <= players_per_match <= game.max_players:
@@ -229,8 +183,6 @@ def run_league_round(league: League, *, dispatch: bool = True) -> list[Match]:
     """Schedule the league's next round: every bot of the game (its latest version) plays at
     most one match; ``arena.schedule.league_rounds`` balances games played, opponents and
     seats over the league's history. Fewer bots than seats: no match, the round still counts."""
-    from matches.services import create_match, dispatch_match
-
     with transaction.atomic():
         lg = League.objects.select_for_update().select_related("game").get(pk=league.pk)
         versions = {

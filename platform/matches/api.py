@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,6 +17,9 @@ class MatchSeatSerializer(serializers.ModelSerializer):
     bot_id = serializers.IntegerField(source="bot_version.bot_id")
     bot = serializers.CharField(source="bot_version.bot.name")
     version = serializers.IntegerField(source="bot_version.number")
+    #: From the ratings app's per-seat change (null when the match was not rated).
+    elo_before = serializers.SerializerMethodField()
+    elo_after = serializers.SerializerMethodField()
 
     class Meta:
         model = MatchSeat
@@ -33,6 +36,16 @@ class MatchSeatSerializer(serializers.ModelSerializer):
             "elo_before",
             "elo_after",
         ]
+
+    @extend_schema_field(OpenApiTypes.FLOAT)
+    def get_elo_before(self, seat: MatchSeat) -> float | None:
+        change = seat.rating_change
+        return None if change is None else change.elo_before
+
+    @extend_schema_field(OpenApiTypes.FLOAT)
+    def get_elo_after(self, seat: MatchSeat) -> float | None:
+        change = seat.rating_change
+        return None if change is None else change.elo_after
 
 
 class MatchSerializer(serializers.ModelSerializer):

@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import models
 
+from arena import contract
 
-class MatchStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"  # created, task sent, not picked up yet
-    RUNNING = "running", "Running"  # a worker has started it
-    FINISHED = "finished", "Finished"  # the referee returned a result; rated
-    ERROR = "error", "Error"  # the platform failed (not a bot fault); never rated
+#: A match's life and a seat's ending, as ``arena.contract`` defines them (never restated here).
+MatchStatus = models.TextChoices(  # type: ignore[misc]
+    "MatchStatus", [(s.name, (s.value, s.label)) for s in contract.MatchStatus]
+)
+SeatStatus = models.TextChoices(  # type: ignore[misc]
+    "SeatStatus", [(s.name, (s.value, s.label)) for s in contract.SeatStatus]
+)
 
 
-class SeatStatus(models.TextChoices):
-    """How a seat ended, as the referee reports it (``SeatOutcome.status``)."""
+class MatchKind(models.TextChoices):
+    """Why a match was played; its creator also decides whether it is rated."""
 
-    OK = "ok", "OK"
-    TIMEOUT = "timeout", "Timed out"
-    CRASHED = "crashed", "Crashed"
-    ILLEGAL = "illegal", "Illegal moves"
-    RETIRED = "retired", "Retired"
+    STANDALONE = "standalone", "Standalone"  # created by hand (admin, scripts, tests)
+    TOURNAMENT = "tournament", "Tournament"
+    LEAGUE = "league", "League"
+    LADDER = "ladder", "Ladder"
+    QUALIFICATION = "qualification", "Qualification"
+    CHALLENGE = "challenge", "Challenge"
+    HUMAN = "human", "With people"
 
 
 class Match(models.Model):
@@ -35,6 +42,19 @@ class Match(models.Model):
     status = models.CharField(
         max_length=10, choices=MatchStatus.choices, default=MatchStatus.QUEUED, db_index=True
     )
+    kind = models.CharField(
+        max_length=16, choices=MatchKind.choices, default=MatchKind.STANDALONE, db_index=True
+    )
+    #: Whether a finished match moves ratings (the ratings app applies the rest of the rule).
+    rated = models.BooleanField(default=True)
+    #: How many times the match was sent to the workers; a task carries the number it was sent
+    #: with, so a stale or duplicate delivery of an older send does nothing.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    #: The host and process playing (or last played) it.
+    worker = models.CharField(max_length=200, blank=True)
+    dispatched_at = models.DateTimeField(null=True, blank=True)
+    #: While running or recording: when the sweeper may take it back (``matches.sweeper``).
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
     #: For ``error`` matches: what failed (a system failure, never a bot's fault).
     error = models.TextField(blank=True)
     #: The result as the referee returned it: ``{"scores", "ranks", "reason"}``.
@@ -73,7 +93,7 @@ class Match(models.Model):
 
     @property
     def is_done(self) -> bool:
-        return self.status in (MatchStatus.FINISHED, MatchStatus.ERROR)
+        return contract.MatchStatus(self.status).is_done
 
 
 class MatchSeat(models.Model):
@@ -93,11 +113,9 @@ class MatchSeat(models.Model):
     faults = models.JSONField(default=list, blank=True)
     #: Thinking time used by this seat over the match.
     time_ms = models.PositiveIntegerField(null=True, blank=True)
-    #: The bot's stderr (capped by the sandbox): shown only to its owner, staff and the
-    #: tournament's organiser (bot-protocol.md), so it is kept out of the public replay.
+    #: The bot's stderr (capped by the sandbox): shown only to its owner and staff
+    #: (bot-protocol.md), so it is kept out of the public replay.
     stderr = models.TextField(blank=True)
-    elo_before = models.FloatField(null=True, blank=True)
-    elo_after = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "seat"]
@@ -109,7 +127,10 @@ class MatchSeat(models.Model):
         return f"{self.match_id}#{self.seat} {self.bot_version}"
 
     @property
-    def elo_delta(self) -> float | None:
-        if self.elo_before is None or self.elo_after is None:
-            return None
-        return self.elo_after - self.elo_before
+    def rating_change(self) -> Any:
+        """What this seat's rating did in this match (a ``ratings.RatingChange``), or None when
+        the match was not rated. Prefetch the match's ``rating_changes`` to read it for free."""
+        for change in self.match.rating_changes.all():
+            if change.seat == self.seat:
+                return change
+        return None

@@ -9,7 +9,10 @@ from matches.models import Match, MatchSeat
 
 def _with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
     seats = MatchSeat.objects.select_related("bot_version__bot").order_by("seat")
-    return qs.select_related("game", "tournament").prefetch_related(Prefetch("seats", seats))
+    # rating_changes: the ratings app's rows for this match, by reverse relation (no import).
+    return qs.select_related("game", "tournament").prefetch_related(
+        Prefetch("seats", seats), "rating_changes"
+    )
 
 
 def latest_matches(limit: int = 10) -> QuerySet[Match]:

@@ -1,35 +1,54 @@
-"""Writing matches: creating them, sending them to the referee, recording what came back.
+"""Writing matches: a match's whole life, from creation to its recorded outcome.
 
-The path of a match: :func:`create_match` (status ``queued``) -> :func:`dispatch_match` sends
-the Celery chain ``arena.run_match(spec) | matches.record_match(outcome, match_id)`` ->
-the worker marks it ``running`` (``matches.signals``) -> :func:`record_outcome` stores seats,
-replay and ratings in one transaction (``finished``) or marks it ``error`` (never rated).
-With no broker configured the chain runs inline (Celery eager mode).
+    create_match (queued) -> dispatch_match (a ``matches.play_match`` task, attempt n)
+      -> play_match on a worker: claim (running) -> arena.tasks.play -> recording
+      -> record_outcome: one transaction, the match row locked; finished + ``match_finished``
+         (ratings, tournaments, leagues listen), or error + ``match_failed``
+    sweep_matches (periodic): a match running past its deadline, or queued with its message
+      lost, is sent again (attempt n+1) or, after ``ARENA_MATCH_ATTEMPTS``, marked error.
+
+Exactly once: each send carries its attempt number and only the delivery of the current attempt
+may claim a queued match, so a duplicate or stale delivery does nothing; recording finds the
+match done and does nothing the second time. Ratings therefore move at most once per match.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import socket
+import time
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from bots.models import BotVersion
 from catalog.models import Game
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import DatabaseError, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
+from arena.contract import (
+    DEFAULT_TIME_CONTROL,
+    VERSION_PREFIX,
+    ContractError,
+    MatchSpec,
+    SeatSpec,
+    TimeControl,
+)
+from arena.outcome import MatchOutcome
 from games.base import GameError
 from games.registry import get_game
-from matches.models import Match, MatchSeat, MatchStatus, SeatStatus
+from matches.models import Match, MatchKind, MatchSeat, MatchStatus
+from matches.signals import match_failed, match_finished
 
 log = logging.getLogger(__name__)
 
-#: The referee's default time control (arena.referee.TimeControl).
-DEFAULT_TIME = {"start_ms": 5000, "move_ms": 1000, "bank_ms": 10000}
 _SEED_MASK = (1 << 63) - 1
+#: Statuses in which a worker holds the match.
+_HELD = (MatchStatus.RUNNING, MatchStatus.RECORDING)
 
 
 def clamp_seed(seed: int) -> int:
@@ -47,14 +66,17 @@ def create_match(
     tournament: Any = None,
     league: Any = None,
     round: int = 0,
+    kind: str | None = None,
+    rated: bool = True,
 ) -> Match:
-    """A queued match with one seat per version (in seat order). Checks player count and options
-    with the engine, so a bad setup is a ValidationError here and never a failed task."""
+    """A queued match with one seat per version (in seat order). Checks player count, options
+    and time control here, so a bad setup is a ValidationError and never a failed task."""
     options = dict(options or {})
     try:
         engine = get_game(game.slug)
         engine.check_options(options)
-    except GameError as exc:
+        time = TimeControl.from_json(time_control)
+    except (GameError, ContractError) as exc:
         raise ValidationError(str(exc)) from exc
     if not game.min_players <= len(versions) <= game.max_players:
         raise ValidationError(
@@ -63,15 +85,25 @@ def create_match(
     for v in versions:
         if v.bot.game_id != game.pk:
             raise ValidationError(f"{v.label} is a bot for {v.bot.game.name}, not {game.name}.")
+    if kind is None:
+        kind = (
+            MatchKind.TOURNAMENT
+            if tournament
+            else MatchKind.LEAGUE
+            if league
+            else MatchKind.STANDALONE
+        )
     with transaction.atomic():
         match = Match.objects.create(
             game=game,
             seed=clamp_seed(seed),
             options=options,
-            time_control={**DEFAULT_TIME, **(time_control or {})},
+            time_control=time.to_json(),
             tournament=tournament,
             league=league,
             round=round,
+            kind=kind,
+            rated=rated,
         )
         MatchSeat.objects.bulk_create(
             [MatchSeat(match=match, seat=i, bot_version=v) for i, v in enumerate(versions)]
@@ -79,24 +111,28 @@ def create_match(
     return match
 
 
-def match_spec(match: Match) -> dict[str, Any]:
-    """The spec dict that the ``arena.run_match`` task takes."""
+def match_spec(match: Match) -> MatchSpec:
+    """What the worker needs: code by id and hash (never a path), no sandbox choice."""
     seats = list(match.seats.select_related("bot_version__bot__owner").order_by("seat"))
-    return {
-        "game": match.game.slug,
-        "bots": [s.bot_version.runner_spec() for s in seats],
-        "seed": match.seed,
-        "options": match.options,
-        "match_id": str(match.pk),
-        "time": {**DEFAULT_TIME, **match.time_control},
-        "sandbox": settings.ARENA_SANDBOX,
-        # Uploads of users other than staff and the platform's own "arena" user are strangers'
-        # code (see sandbox.require_boundary).
-        "untrusted": any(
-            not s.bot_version.builtin_name and not _trusted(s.bot_version.bot.owner) for s in seats
-        ),
-        "allow_unsafe": settings.ARENA_ALLOW_UNSAFE_SANDBOX,
-    }
+    return MatchSpec(
+        match_id=str(match.pk),
+        game=match.game.slug,
+        seats=tuple(_seat_spec(s.bot_version) for s in seats),
+        seed=match.seed,
+        options=dict(match.options),
+        time=TimeControl.from_json(match.time_control or DEFAULT_TIME_CONTROL.to_json()),
+    )
+
+
+def _seat_spec(version: BotVersion) -> SeatSpec:
+    if version.builtin_name:
+        return SeatSpec(bot=f"builtin:{version.builtin_name}")
+    return SeatSpec(
+        bot=f"{VERSION_PREFIX}{version.pk}",
+        sha256=version.sha256,
+        # Uploads of users other than staff and the platform's own user are strangers' code.
+        trusted=_trusted(version.bot.owner),
+    )
 
 
 def _trusted(owner: Any) -> bool:
@@ -105,93 +141,187 @@ def _trusted(owner: Any) -> bool:
     return bool(owner.is_staff or owner.get_username() == SYSTEM_USERNAME)
 
 
+# ------------------------------------------------------------------------------ sending
+
+
 def dispatch_match(match: Match) -> Match:
-    """Send ``match`` to the workers (inline in eager mode). Returns it reloaded.
+    """Send ``match`` to the workers as attempt ``attempts + 1``. Returns it reloaded.
 
-    Call it after the match's transaction commits (``transaction.on_commit``), so that a
-    worker on another machine can see the row.
+    Call it after the match's transaction commits (``transaction.on_commit``), so that a worker
+    on another machine can see the row. If the broker cannot take the message, the match stays
+    queued and the sweeper sends it again later: nothing is lost and nothing waits here.
     """
-    from celery import chain
-
-    from matches.tasks import app, mark_match_error, record_match
-
-    flow = chain(
-        app.signature("arena.run_match", args=[match_spec(match)]),
-        record_match.s(match.pk),
-    ).on_error(mark_match_error.si(match.pk, "the match task failed"))
-    try:
-        async_result = flow.apply_async()
-    except Exception as exc:
-        # Eager mode propagates the referee's exceptions; with a broker, a send failure.
-        log.exception("match %s failed", match.pk)
-        mark_error(match.pk, f"{type(exc).__name__}: {exc}")
-    else:
-        Match.objects.filter(pk=match.pk, task_id="").update(task_id=async_result.id or "")
+    now = timezone.now()
+    sent = Match.objects.filter(pk=match.pk, status=MatchStatus.QUEUED).update(
+        attempts=F("attempts") + 1, dispatched_at=now
+    )
+    if sent:
+        attempt = Match.objects.values_list("attempts", flat=True).get(pk=match.pk)
+        _send(match.pk, attempt)
     match.refresh_from_db()
     return match
 
 
-def mark_running(match_id: int) -> None:
-    Match.objects.filter(pk=match_id, status=MatchStatus.QUEUED).update(
-        status=MatchStatus.RUNNING, started_at=timezone.now()
+def _send(match_id: int, attempt: int) -> None:
+    from matches.tasks import play_match
+
+    try:
+        result = play_match.apply_async(args=[match_id, attempt])
+    except Exception as exc:
+        if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+            # Inline: the task raised while playing; the match says what failed.
+            log.exception("match %s failed inline", match_id)
+            mark_error(match_id, f"{type(exc).__name__}: {exc}")
+        else:
+            log.warning("match %s not sent (%s); the sweeper will send it again", match_id, exc)
+        return
+    Match.objects.filter(pk=match_id).update(task_id=result.id or "")
+
+
+# ------------------------------------------------------------------------------ playing
+
+
+def match_deadline(time_control: dict[str, int] | None, seats: int) -> timedelta:
+    """How long a worker may hold a match before the sweeper takes it back: the match time
+    limit (``ARENA_MATCH_TIME_LIMIT_S``, which the worker also enforces) plus the time the bots
+    may take to start and their banks, plus a grace period for recording."""
+    tc = TimeControl.from_json(time_control)
+    bots_ms = tc.start_ms + seats * tc.bank_ms
+    return timedelta(seconds=settings.ARENA_MATCH_TIME_LIMIT_S + 60, milliseconds=bots_ms)
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def claim(match_id: int, attempt: int) -> Match | None:
+    """Take a queued match for this delivery (status ``running``), or None when this delivery is
+    stale or a duplicate (another attempt was sent, or the match is already taken or done)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return None
+    now = timezone.now()
+    deadline = now + match_deadline(match.time_control, match.seats.count())
+    taken = Match.objects.filter(pk=match_id, attempts=attempt, status=MatchStatus.QUEUED).update(
+        status=MatchStatus.RUNNING, started_at=now, deadline_at=deadline, worker=worker_name()
     )
+    if not taken:
+        return None
+    match.refresh_from_db()
+    return match
 
 
-def mark_error(match_id: int, error: str) -> None:
-    """A system failure: the match is ``error`` and never rated (safe to call twice)."""
+def play(match_id: int, attempt: int) -> Match | None:
+    """What a worker does with one delivery: claim, play, record (retrying the database with
+    backoff before giving up, so a result survives a database that refuses writes for a while).
+    Returns the recorded match, or None for a stale or duplicate delivery."""
+    from arena.tasks import play as arena_play
+
+    match = claim(match_id, attempt)
+    if match is None:
+        return None
+    try:
+        spec = match_spec(match)
+    except Exception as exc:  # a version's row or file vanished: the platform's failure
+        log.exception("match %s: cannot build its spec", match_id)
+        outcome = {"status": "error", "error": f"cannot build the match: {exc}", "seats": []}
+    else:
+        outcome = arena_play(
+            spec, sandbox=settings.ARENA_SANDBOX, allow_unsafe=settings.ARENA_ALLOW_UNSAFE_SANDBOX
+        ).to_json(replay=True)
+    return record_with_retry(match_id, attempt, outcome)
+
+
+def record_with_retry(match_id: int, attempt: int, outcome: dict[str, Any]) -> Match:
+    """``record_outcome`` with backoff on database errors (``ARENA_RECORD_RETRIES`` tries).
+    If the database never comes back, the exception propagates: the message is not
+    acknowledged as done and the sweeper runs the match again after its deadline."""
+    delay = 0.5
+    for attempt_no in range(settings.ARENA_RECORD_RETRIES):
+        try:
+            Match.objects.filter(pk=match_id, attempts=attempt, status=MatchStatus.RUNNING).update(
+                status=MatchStatus.RECORDING
+            )
+            return record_outcome(match_id, outcome, attempt=attempt)
+        except DatabaseError as exc:
+            if attempt_no == settings.ARENA_RECORD_RETRIES - 1:
+                raise
+            log.warning("match %s: recording failed (%s), retrying in %.1fs", match_id, exc, delay)
+            time.sleep(delay)
+            delay = min(delay * 2, 30.0)
+    raise AssertionError("unreachable")
+
+
+# ---------------------------------------------------------------------------- recording
+
+
+def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -> Match:
+    """Store the referee's ``MatchOutcome.to_json(replay=True)`` for ``match_id`` and announce
+    it (``match_finished`` or ``match_failed``), in one transaction that locks only the match's
+    row (listeners lock what they change, in a fixed order: ratings, then competitions).
+
+    Idempotent: a match already finished or errored, or re-sent as a newer attempt than
+    ``attempt``, is left as it is. A malformed outcome marks the match ``error`` (unrated).
+    """
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
-        if match.status == MatchStatus.FINISHED:
-            return
-        match.status = MatchStatus.ERROR
-        match.error = error or "unknown error"
-        match.finished_at = timezone.now()
-        match.save(update_fields=["status", "error", "finished_at"])
-        _after_match(match)
-
-
-def record_outcome(match_id: int, outcome: dict[str, Any]) -> Match:
-    """Store the referee's ``MatchOutcome.to_json()`` for ``match_id``; rate it if finished.
-
-    Idempotent: a match already finished or errored is left as it is (a retried task).
-    """
-    from competitions.services import rate_match
-
-    with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("game").get(pk=match_id)
-        if match.is_done:
+        if match.is_done or (attempt is not None and match.attempts != attempt):
             return match
         seats = list(match.seats.select_related("bot_version__bot").order_by("seat"))
-        replay, logs = _public_replay(outcome.get("replay"), seats)
+        try:
+            parsed = MatchOutcome.from_json(outcome, seats=len(seats))
+        except ContractError as exc:
+            return _fail(match, f"the referee returned a malformed outcome: {exc}")
+        replay, logs = _public_replay(parsed.replay, seats)
         match.replay = replay or match.replay
-        match.result = outcome.get("result") or None
-        now = timezone.now()
-        match.finished_at = now
-        if match.started_at:
-            match.duration_ms = int((now - match.started_at) / timedelta(milliseconds=1))
-        problem = _outcome_problem(outcome, len(seats))
-        if problem:
-            match.status = MatchStatus.ERROR
-            match.error = problem
-            match.save()
-            _after_match(match)
-            return match
-        for seat, data in zip(seats, outcome["seats"], strict=True):
-            seat.score = data.get("score")
-            seat.rank = data.get("rank")
-            seat.status = data.get("status") or SeatStatus.OK
-            seat.faults = list(data.get("faults") or [])
-            seat.time_ms = round(data.get("time_ms") or 0)
+        match.result = parsed.result or None
+        _set_finished_at(match)
+        if parsed.status != MatchStatus.FINISHED:
+            return _fail(match, parsed.error or "the match could not be played")
+        for seat, data in zip(seats, parsed.seats, strict=True):
+            seat.score = data.score
+            seat.rank = data.rank
+            seat.status = data.status
+            seat.faults = data.faults
+            seat.time_ms = round(data.time_ms)
             seat.stderr = logs[seat.seat] if seat.seat < len(logs) else ""
         MatchSeat.objects.bulk_update(
             seats, ["score", "rank", "status", "faults", "time_ms", "stderr"]
         )
         match.status = MatchStatus.FINISHED
         match.error = ""
+        match.deadline_at = None
         match.save()
-        rate_match(match, seats)
-        _after_match(match)
+        match_finished.send(sender=Match, match=match, seats=seats)
     return match
+
+
+def _set_finished_at(match: Match) -> None:
+    now = timezone.now()
+    match.finished_at = now
+    if match.started_at:
+        match.duration_ms = int((now - match.started_at) / timedelta(milliseconds=1))
+
+
+def _fail(match: Match, error: str) -> Match:
+    """Inside the recording transaction: mark error and announce it."""
+    match.status = MatchStatus.ERROR
+    match.error = error or "unknown error"
+    match.deadline_at = None
+    if match.finished_at is None:
+        _set_finished_at(match)
+    match.save()
+    match_failed.send(sender=Match, match=match)
+    return match
+
+
+def mark_error(match_id: int, error: str) -> None:
+    """A system failure: the match is ``error`` and never rated (safe to call twice)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        if match.is_done:
+            return
+        _fail(match, error)
 
 
 def _public_replay(
@@ -199,9 +329,9 @@ def _public_replay(
 ) -> tuple[dict[str, Any] | None, list[str]]:
     """The replay as everyone may see it, and the per-seat stderr taken out of it.
 
-    Bots' stderr is private to their owners; uploaded bots' server paths become
-    ``version:<id>`` so the public document does not reveal the storage layout."""
-    if not isinstance(replay, dict):
+    Bots' stderr is private to their owners; uploaded bots' names in the public document are
+    ``version:<id>``, never a file path."""
+    if not isinstance(replay, dict) or not replay:
         return None, []
     public = dict(replay)
     logs = public.pop("logs", None)
@@ -213,7 +343,7 @@ def _public_replay(
             s = dict(s) if isinstance(s, dict) else s
             row = by_seat.get(i)
             if isinstance(s, dict) and row is not None and not row.bot_version.builtin_name:
-                path, s["bot"] = s.get("bot"), f"version:{row.bot_version_id}"
+                path, s["bot"] = s.get("bot"), f"{VERSION_PREFIX}{row.bot_version_id}"
                 if s.get("name") == path:  # no name of its own: do not leak the path
                     s["name"] = s["bot"]
             cleaned.append(s)
@@ -221,23 +351,48 @@ def _public_replay(
     return public, logs
 
 
-def _outcome_problem(outcome: dict[str, Any], seats: int) -> str:
-    """Why an outcome cannot be recorded as finished ('' when it can)."""
-    if outcome.get("status") != "finished":
-        return outcome.get("error") or f"the referee returned status {outcome.get('status')!r}"
-    got = outcome.get("seats") or []
-    if len(got) != seats:
-        return f"the referee returned {len(got)} seats for {seats}"
-    valid = {c.value for c in SeatStatus}
-    for i, s in enumerate(got):
-        if not isinstance(s.get("rank"), int) or s.get("status", "ok") not in valid:
-            return f"the referee returned a malformed seat {i}: {s!r}"
-    return ""
+# ------------------------------------------------------------------------ taking back
 
 
-def _after_match(match: Match) -> None:
-    """Bookkeeping once a match is done: close its tournament when it was the last one."""
-    if match.tournament_id:
-        from competitions.services import finish_tournament_if_done
+def requeue_match(match: Match, *, why: str = "") -> bool:
+    """Send a match again as a new attempt (an ``error`` match, or one a worker lost). Seat
+    results are cleared; an older delivery that still arrives finds its attempt superseded.
+    Returns False for a finished match (never played twice)."""
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status == MatchStatus.FINISHED:
+            return False
+        locked.status = MatchStatus.QUEUED
+        locked.error = why
+        locked.deadline_at = None
+        locked.started_at = None
+        locked.finished_at = None
+        locked.worker = ""
+        locked.save()
+        MatchSeat.objects.filter(match=locked).update(
+            score=None, rank=None, status="", faults=[], time_ms=None, stderr=""
+        )
+        transaction.on_commit(lambda: dispatch_match(locked))
+    return True
 
-        finish_tournament_if_done(match.tournament_id)
+
+def sweep_matches(now: datetime | None = None) -> dict[str, int]:
+    """Take back what no worker will finish: matches held past their deadline (the worker died
+    or the database refused the result for too long) and queued matches whose message was not
+    picked up in ``ARENA_QUEUE_PATIENCE_S`` (sent to a broker that lost it). Each is sent again,
+    or marked ``error`` once it has had ``ARENA_MATCH_ATTEMPTS`` attempts. Returns counts."""
+    now = now or timezone.now()
+    patience = timedelta(seconds=settings.ARENA_QUEUE_PATIENCE_S)
+    stale = Match.objects.filter(
+        Q(status__in=_HELD, deadline_at__lt=now)
+        | Q(status=MatchStatus.QUEUED, dispatched_at__lt=now - patience)
+        | Q(status=MatchStatus.QUEUED, dispatched_at__isnull=True, created_at__lt=now - patience)
+    ).order_by("pk")
+    counts = {"requeued": 0, "failed": 0}
+    for match in stale[: settings.ARENA_SWEEP_BATCH]:
+        if match.attempts >= settings.ARENA_MATCH_ATTEMPTS:
+            mark_error(match.pk, f"no worker finished this match in {match.attempts} attempts")
+            counts["failed"] += 1
+        elif requeue_match(match, why=""):
+            counts["requeued"] += 1
+    return counts

@@ -1,23 +1,17 @@
-"""Marking a match ``running`` when a worker picks up its ``arena.run_match`` task.
+"""What a match announces. ``matches`` owns a match's life; whoever cares about results
+(ratings, tournaments, leagues, the ladder) listens here, so this app imports none of them.
 
-The referee's task knows nothing of Django; this hook, loaded in Django-aware workers
-(``celery -A meeple worker``), sees the spec's ``match_id`` as the task starts.
+Both signals are sent inside the transaction that records the match, after its row is locked:
+a receiver's writes commit or roll back with the result itself, and a match is announced at
+most once (a second recording of the same match finds it done and sends nothing).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from django.dispatch import Signal
 
-from celery.signals import task_prerun
+#: ``sender=Match, match=<Match>, seats=[<MatchSeat>, ...]`` (seat order, results filled in).
+match_finished = Signal()
 
-
-@task_prerun.connect
-def _match_started(sender: Any = None, args: Any = None, **_: Any) -> None:
-    if getattr(sender, "name", "") != "arena.run_match" or not args:
-        return
-    spec = args[0] if isinstance(args[0], dict) else {}
-    match_id = spec.get("match_id")
-    if match_id and str(match_id).isdigit():
-        from matches.services import mark_running
-
-        mark_running(int(match_id))
+#: ``sender=Match, match=<Match>``: the platform failed the match (``status == "error"``).
+match_failed = Signal()

@@ -1,23 +1,34 @@
-"""The platform's Celery tasks: storing what the referee's ``arena.run_match`` returns."""
+"""The platform's Celery tasks: a worker plays and records a match itself (so a result is
+stored before its message is acknowledged), and a periodic sweeper takes back lost matches.
+Settings and why: deploy/SCALING.md, "Exactly once"."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from meeple.celery import app
 
-import arena.tasks  # noqa: F401  registers "arena.run_match" with the app (eager mode needs it)
+import arena.tasks  # noqa: F401  registers "arena.run_match" (the contract's task) with the app
 from matches import services
 
 
-@app.task(name="matches.record_match")
-def record_match(outcome: dict[str, Any], match_id: int) -> dict[str, Any]:
-    """Chained after ``arena.run_match``: store the outcome, rate it (one transaction)."""
-    match = services.record_outcome(match_id, outcome)
-    return {"match_id": match.pk, "status": match.status}
+@app.task(
+    name="matches.play_match",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    soft_time_limit=settings.ARENA_MATCH_TIME_LIMIT_S,
+    time_limit=settings.ARENA_MATCH_TIME_LIMIT_S + 30,
+)
+def play_match(match_id: int, attempt: int) -> dict[str, Any] | None:
+    """Claim, play and record attempt ``attempt`` of match ``match_id`` (a stale or duplicate
+    delivery does nothing)."""
+    match = services.play(match_id, attempt)
+    return None if match is None else {"match_id": match.pk, "status": match.status}
 
 
-@app.task(name="matches.mark_match_error")
-def mark_match_error(match_id: int, error: str) -> None:
-    """The chain's error callback: a failed ``arena.run_match`` is a system error."""
-    services.mark_error(match_id, error)
+@app.task(name="matches.sweep", ignore_result=True)
+def sweep() -> dict[str, int]:
+    """Periodic (Celery beat): send again, or fail, the matches no worker will finish."""
+    return services.sweep_matches()

@@ -41,11 +41,13 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "django_celery_beat",
     # Meeple Arena's apps, one per domain (platform/<app>/).
     "site_pages",
     "catalog",
     "bots",
     "matches",
+    "ratings",
     "competitions",
     "accounts",
 ]
@@ -122,17 +124,58 @@ if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
 # --- Celery ----------------------------------------------------------------------------------
-# Without CELERY_BROKER_URL, tasks run eagerly in the calling process: nothing else must run.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
-CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
-CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+# One code path everywhere: matches always travel through a broker to a worker process, never
+# inside a web request. Without CELERY_BROKER_URL the broker is a folder on this machine
+# (kombu's filesystem transport: no service to install) and `manage.py demo --serve` starts the
+# worker and the beat schedule; with redis://... workers run on any number of machines.
+# Why each value: deploy/SCALING.md, "Exactly once".
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or "filesystem://"
+EMBEDDED_BROKER = CELERY_BROKER_URL == "filesystem://"
+if EMBEDDED_BROKER:
+    _queue = DATA_DIR / "broker"
+    _queue.mkdir(exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+        "data_folder_in": str(_queue),
+        "data_folder_out": str(_queue),
+        "store_processed": False,
+    }
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # Above the longest a match may take (time limit + grace): an unacknowledged message
+        # is redelivered only after this, and the sweeper acts well before.
+        "visibility_timeout": int(os.environ.get("ARENA_MATCH_TIME_LIMIT_S", "900")) + 3600,
+        # Sending to a broker that is down fails fast; the sweeper sends again later.
+        "max_retries": 2,
+        "interval_start": 0.2,
+        "interval_step": 0.5,
+    }
+# No result backend unless asked for: matches are recorded by the worker itself, and the
+# platform's tasks ignore their results (a result backend is only for scripts using arena's
+# own tasks, such as arena.run_match).
+CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5}
+CELERY_BROKER_CONNECTION_TIMEOUT = 3
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 
 # --- The arena -------------------------------------------------------------------------------
 ARENA_SANDBOX = sandbox_choice()
 # The process sandbox is no security boundary: uploads of ordinary users run only in Docker,
 # unless the organiser of this installation allows it (a trusted classroom, say).
 ARENA_ALLOW_UNSAFE_SANDBOX = env_bool("ARENA_ALLOW_UNSAFE_SANDBOX", False)
+#: The longest a match may take on a worker (Celery's soft time limit; the hard one is 30 s more).
+ARENA_MATCH_TIME_LIMIT_S = int(os.environ.get("ARENA_MATCH_TIME_LIMIT_S", "900"))
+#: How often a match is sent again (worker died, message lost) before it is marked error.
+ARENA_MATCH_ATTEMPTS = int(os.environ.get("ARENA_MATCH_ATTEMPTS", "3"))
+#: A queued match whose message no worker took in this long is sent again.
+ARENA_QUEUE_PATIENCE_S = int(os.environ.get("ARENA_QUEUE_PATIENCE_S", "1800"))
+#: Tries to store a played match's outcome when the database refuses it (backoff 0.5 s .. 30 s).
+ARENA_RECORD_RETRIES = int(os.environ.get("ARENA_RECORD_RETRIES", "8"))
+ARENA_SWEEP_BATCH = 200
 ARENA_UPLOAD_MAX_BYTES = int(os.environ.get("ARENA_UPLOAD_MAX_BYTES", str(2 * 1024 * 1024)))
 
 # --- REST API --------------------------------------------------------------------------------

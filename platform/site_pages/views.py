@@ -1,11 +1,11 @@
 """The home page and the health check."""
 
 from catalog.selectors import active_games
-from competitions.selectors import top_bots
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from matches.selectors import latest_matches
+from ratings.selectors import top_bots
 
 
 def home(request: HttpRequest) -> HttpResponse:

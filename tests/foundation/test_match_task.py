@@ -25,7 +25,7 @@ for line in sys.stdin:
 def test_match_task_in_process_with_builtin_bots() -> None:
     from arena.tasks import run_match
 
-    spec = {"game": "tri-area", "bots": ["builtin:random"] * 4, "seed": 11, "match_id": "t-eager"}
+    spec = {"game": "tri-area", "seats": ["builtin:random"] * 4, "seed": 11, "match_id": "t-eager"}
     out = run_match.apply(args=(spec,)).get()
     assert out["status"] == "finished", out["error"]
     assert out["match_id"] == "t-eager"
@@ -36,25 +36,31 @@ def test_match_task_in_process_with_builtin_bots() -> None:
 def test_match_task_refuses_bad_input_as_an_error_outcome() -> None:
     from arena.tasks import run_match
 
-    out = run_match.apply(args=({"game": "chess", "bots": ["builtin:random"]},)).get()
+    out = run_match.apply(args=({"game": "chess", "seats": ["builtin:random"]},)).get()
     assert out["status"] == "error"
     assert "unknown game 'chess'" in out["error"]
+    # A spec that breaks the contract is refused with the field named, never a crash.
+    out = run_match.apply(args=({"game": "trnd", "bots": ["builtin:random"]},)).get()
+    assert out["status"] == "error" and "unknown keys ['bots']" in out["error"]
 
 
 @pytest.mark.redis
 def test_match_task_through_redis_runs_a_program_bot_on_a_worker(
-    tmp_path: Path, redis_url: str, celery_worker_process: WorkerProcess
+    tmp_path: Path, redis_url: str, request: pytest.FixtureRequest
 ) -> None:
     from arena.tasks import run_match
+
+    # The worker chooses how bots run (its own ARENA_SANDBOX), never the sender.
+    request.node.worker_env = {"ARENA_SANDBOX": "process"}
+    celery_worker_process: WorkerProcess = request.getfixturevalue("celery_worker_process")
 
     bot = tmp_path / "first_legal.py"
     bot.write_text(FIRST_LEGAL_BOT)
     spec = {
         "game": "trnd",
-        "bots": [str(bot), "builtin:random", "builtin:random"],
+        "seats": [str(bot), "builtin:random", "builtin:random"],
         "seed": 5,
         "options": {"max_rounds": 2},
-        "sandbox": "process",
         "time": {"start_ms": 10000, "move_ms": 2000, "bank_ms": 10000},
     }
     with celery_on(redis_url):

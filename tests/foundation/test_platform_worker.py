@@ -36,9 +36,9 @@ def worker(request: pytest.FixtureRequest, tmp_path: Any) -> WorkerProcess:
 def test_match_runs_on_a_worker_and_is_recorded(redis_url: str, worker: WorkerProcess) -> None:
     from bots.services import ensure_builtin_bots
     from catalog.services import sync_games
-    from competitions.models import Rating
     from matches.models import MatchStatus
     from matches.services import create_match, dispatch_match
+    from ratings.models import Rating
 
     games = {g.slug: g for g in sync_games()}
     game = games["tri-area"]

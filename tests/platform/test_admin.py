@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from bots.models import Bot, BotVersion
 from catalog.models import Game
-from competitions.models import League, Rating, Tournament
+from competitions.models import League, Tournament
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from matches.models import Match, MatchSeat
 from matches.services import create_match, dispatch_match
+from ratings.models import Rating
 
 MODELS = [Game, Bot, BotVersion, Match, MatchSeat, Tournament, League, Rating]
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 from bots.models import Bot
-from competitions.models import League, Rating, Tournament, TournamentStatus
-from competitions.selectors import leaderboard, tournament_standings
+from competitions.models import League, Tournament, TournamentStatus
+from competitions.selectors import tournament_standings
 from competitions.services import create_tournament, run_league_round, start_tournament
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from matches.models import Match, MatchStatus
+from ratings.models import Rating
+from ratings.selectors import leaderboard
 
 
 def test_tournament_plays_every_match_and_finishes(

@@ -1,4 +1,4 @@
-"""A real match of built-in bots through the Celery chain (eager mode), its recording and
+"""A real match of built-in bots through the platform's task (eager mode), its recording and
 rating; error outcomes are stored and never rated."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from competitions.models import Rating
 from django.core.exceptions import ValidationError
 from matches.models import Match, MatchStatus
 from matches.services import create_match, dispatch_match, match_spec, record_outcome
+from ratings.models import Rating, RatingChange
 
 
 def test_builtin_match_runs_through_celery_and_is_rated(trnd, three_versions) -> None:
@@ -19,26 +19,32 @@ def test_builtin_match_runs_through_celery_and_is_rated(trnd, three_versions) ->
 
     assert match.status == MatchStatus.FINISHED, match.error
     assert match.task_id
-    # The task_prerun hook marked it running when the referee's task started.
+    # The worker claimed it (running) before playing: one attempt, its host recorded.
     assert match.started_at and match.finished_at >= match.started_at
+    assert match.attempts == 1 and match.worker
     assert match.duration_ms is not None
     assert match.replay["format"] == "meeple-arena-replay"
     assert match.replay["decisions"], "the replay holds the decisions"
     seats = list(match.seats.order_by("seat"))
     assert sorted(s.rank for s in seats)[0] == 1
     assert [s.score for s in seats] == match.result["scores"]
-    assert all(s.status == "ok" and s.elo_before == 1500.0 for s in seats)
-    assert sum(s.elo_after - s.elo_before for s in seats) == pytest.approx(0, abs=1e-9)
+    changes = {c.seat: c for c in RatingChange.objects.filter(match=match)}
+    assert all(s.status == "ok" and changes[s.seat].elo_before == 1500.0 for s in seats)
+    assert sum(c.elo_delta for c in changes.values()) == pytest.approx(0, abs=1e-9)
     winner = min(seats, key=lambda s: s.rank)
-    assert winner.elo_after > winner.elo_before
+    assert changes[winner.seat].elo_after > changes[winner.seat].elo_before
     ratings = Rating.objects.filter(game=trnd)
     assert ratings.count() == 3
     assert all(r.matches_played == 1 and r.provisional for r in ratings)
     assert Rating.objects.get(bot=winner.bot_version.bot).mu > 25.0
 
 
-def test_spec_names_runner_paths(trnd, builtin_versions, user_bot) -> None:
+def test_spec_names_code_by_version_and_hash(trnd, builtin_versions, user_bot) -> None:
+    """The worker gets code by version id and content hash, never a path on the web host, and
+    no sandbox choice (the worker decides how bots run)."""
     from bots.services import upload_version
+
+    from arena.contract import MatchSpec
 
     from .conftest import BOT_SOURCE
 
@@ -47,12 +53,14 @@ def test_spec_names_runner_paths(trnd, builtin_versions, user_bot) -> None:
         game=trnd, versions=[*builtin_versions, v], seed=7, options={"target_score": 50}
     )
     spec = match_spec(match)
-    assert spec["game"] == "trnd" and spec["seed"] == 7
-    assert spec["bots"][:2] == ["builtin:random", "builtin:greedy"]
-    assert spec["bots"][2].endswith(".py")
-    assert spec["match_id"] == str(match.pk)
-    assert spec["options"] == {"target_score": 50}
-    assert set(spec["time"]) == {"start_ms", "move_ms", "bank_ms"}
+    assert spec.game == "trnd" and spec.seed == 7
+    assert spec.bots == ["builtin:random", "builtin:greedy", f"version:{v.pk}"]
+    assert spec.seats[2].sha256 == v.sha256 and not spec.seats[2].trusted
+    assert spec.match_id == str(match.pk)
+    assert spec.options == {"target_score": 50}
+    wire = spec.to_json()
+    assert "sandbox" not in json.dumps(wire) and "/" not in json.dumps(wire["seats"])
+    assert MatchSpec.from_json(json.loads(json.dumps(wire))) == spec
 
 
 def test_error_outcome_is_stored_and_not_rated(trnd, three_versions) -> None:
@@ -70,8 +78,7 @@ def test_error_outcome_is_stored_and_not_rated(trnd, three_versions) -> None:
     match.refresh_from_db()
     assert match.status == MatchStatus.ERROR
     assert "sandbox could not start" in match.error
-    assert not Rating.objects.exists()
-    assert all(s.elo_after is None for s in match.seats.all())
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
     # A late duplicate delivery leaves the match as it is.
     record_outcome(match.pk, {"status": "finished", "seats": []})
     assert Match.objects.get(pk=match.pk).status == MatchStatus.ERROR
@@ -151,7 +158,7 @@ def test_uploaded_bots_play_in_the_sandbox(
     assert seats[0].status in ("ok", "illegal")
     assert seats[1].status == "crashed" and seats[1].faults
     assert seats[1].rank == 3  # a retired seat ranks below every seat still playing
-    assert seats[1].elo_after < seats[1].elo_before
+    assert RatingChange.objects.get(match=match, seat=1).elo_delta < 0
     # stderr is private: kept on the seat, out of the public replay; no server paths either.
     assert "secret debug line" in seats[1].stderr
     text = json.dumps(match.replay)

@@ -1,0 +1,75 @@
+"""Bot code that travels: a worker turns ``version:ID`` into a local file by fetching the upload
+from wherever the deployment keeps it, verifying its SHA-256, and caching it by that hash.
+
+The arena knows no storage: whoever runs the worker registers a fetcher (the Django site does, in
+``bots.apps``: Django's storage API, the filesystem or S3-compatible object storage). A worker
+therefore needs no shared disk with the web host, only the fetcher's backend.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from arena.contract import SeatSpec
+
+#: ``fetch(version_id) -> (file bytes, suffix such as ".py" or ".zip")``.
+Fetcher = Callable[[int], tuple[bytes, str]]
+
+_fetcher: Fetcher | None = None
+
+
+class CodeFetchError(RuntimeError):
+    """The code of a version could not be had, or was not what its hash says (a platform
+    failure: the match is an ``error``, not a bot's fault)."""
+
+
+def register_fetcher(fetcher: Fetcher | None) -> None:
+    """Install how this worker fetches uploaded versions (None removes it)."""
+    global _fetcher
+    _fetcher = fetcher
+
+
+def cache_dir() -> Path:
+    """Where fetched code is kept, one file per content hash (``ARENA_CODE_CACHE``)."""
+    root = os.environ.get("ARENA_CODE_CACHE") or os.path.join(
+        tempfile.gettempdir(), f"meeple-arena-code-{os.getuid()}"
+    )
+    path = Path(root)
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return path
+
+
+def resolve(seat: SeatSpec) -> str:
+    """What the referee runs for ``seat``: ``builtin:NAME``, a path, or the cached file of an
+    uploaded version (fetched once per hash, verified every time it is fetched)."""
+    version = seat.version_id
+    if version is None:
+        return seat.bot
+    suffix_hits = [p for p in cache_dir().glob(f"{seat.sha256}.*") if p.suffix in (".py", ".zip")]
+    if suffix_hits:
+        return str(suffix_hits[0])
+    if _fetcher is None:
+        raise CodeFetchError(
+            f"this worker cannot fetch uploaded code ({seat.bot}): no code fetcher is registered"
+        )
+    try:
+        data, suffix = _fetcher(version)
+    except Exception as exc:  # storage down, file missing: a platform failure
+        raise CodeFetchError(f"could not fetch {seat.bot}: {type(exc).__name__}: {exc}") from exc
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != seat.sha256:
+        raise CodeFetchError(f"{seat.bot}: the stored code does not match its hash")
+    if suffix not in (".py", ".zip"):
+        raise CodeFetchError(f"{seat.bot}: unexpected file type {suffix!r}")
+    target = cache_dir() / f"{digest}{suffix}"
+    # Write then rename: two matches fetching the same version at once both end with a whole file.
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".fetch-")
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, target)
+    return str(target)

@@ -1,0 +1,84 @@
+"""Ratings: the current strength of each bot at its game, and every change a match made to it.
+
+The rule of what gets rated, the Elo and OpenSkill maths and their constants live in
+``arena.ratings``; this app stores their results and owns the rows.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from arena.ratings import DEFAULT_ELO, DEFAULT_MU, DEFAULT_SIGMA, Skill
+
+#: A fresh rating's conservative OpenSkill estimate, mu - 3 sigma of the prior (0 up to
+#: rounding: stored as the exact 0 so a new bot does not show -0.00).
+DEFAULT_ORDINAL = round(Skill(DEFAULT_MU, DEFAULT_SIGMA).ordinal, 9) + 0.0
+
+
+class Rating(models.Model):
+    """The strength of one bot at its game: Elo and OpenSkill (Bradley-Terry full pairing)."""
+
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="ratings")
+    game = models.ForeignKey("catalog.Game", on_delete=models.CASCADE, related_name="ratings")
+    elo = models.FloatField(default=DEFAULT_ELO)
+    mu = models.FloatField(default=DEFAULT_MU)
+    sigma = models.FloatField(default=DEFAULT_SIGMA)
+    #: The conservative OpenSkill estimate (mu - 3 sigma): what leaderboards sort by.
+    ordinal = models.FloatField(default=DEFAULT_ORDINAL, db_index=True)
+    matches_played = models.PositiveIntegerField(default=0)
+    #: True until ``arena.ratings.PROVISIONAL_MATCHES`` rated matches.
+    provisional = models.BooleanField(default=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        # The table predates this app (it was competitions.Rating): keep its name and rows.
+        db_table = "competitions_rating"
+        ordering = ["-ordinal", "-elo"]
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "game"], name="rating_unique_bot_game"),
+        ]
+        indexes = [models.Index(fields=["game", "-ordinal", "-elo"], name="rating_board")]
+
+    def __str__(self) -> str:
+        return f"{self.bot.name}: Elo {self.elo:.0f}, ordinal {self.ordinal:.2f}"
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one seat's rating. Rows are created in the order the
+    ratings moved (under the rating rows' locks), so ``id`` order is the order to replay."""
+
+    match = models.ForeignKey(
+        "matches.Match", on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    seat = models.PositiveSmallIntegerField()
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey(
+        "catalog.Game", on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    elo_before = models.FloatField()
+    elo_after = models.FloatField()
+    mu_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_before = models.FloatField()
+    sigma_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="ratingchange_unique_seat"),
+        ]
+        indexes = [models.Index(fields=["bot", "-id"], name="ratingchange_bot_recent")]
+
+    def __str__(self) -> str:
+        return (
+            f"match {self.match_id} seat {self.seat}: {self.elo_before:.0f} -> {self.elo_after:.0f}"
+        )
+
+    @property
+    def elo_delta(self) -> float:
+        return self.elo_after - self.elo_before
+
+    @property
+    def ordinal_after(self) -> float:
+        return Skill(self.mu_after, self.sigma_after).ordinal

@@ -1,0 +1,33 @@
+"""Reading ratings: leaderboards, a bot's rating and its history."""
+
+from __future__ import annotations
+
+from bots.models import Bot
+from catalog.models import Game
+from django.db.models import QuerySet
+
+from ratings.models import Rating, RatingChange
+
+
+def leaderboard(game: Game) -> QuerySet[Rating]:
+    """Ratings of a game, best first (conservative OpenSkill ordinal, then Elo)."""
+    return (
+        Rating.objects.filter(game=game)
+        .select_related("bot", "bot__owner")
+        .order_by("-ordinal", "-elo", "bot__name")
+    )
+
+
+def top_bots(limit: int = 10) -> QuerySet[Rating]:
+    return Rating.objects.select_related("bot", "game").order_by("-ordinal", "-elo")[:limit]
+
+
+def rating_of(bot: Bot) -> Rating | None:
+    return Rating.objects.filter(bot=bot, game_id=bot.game_id).first()
+
+
+def rating_history(bot: Bot, limit: int = 200) -> list[RatingChange]:
+    """The bot's last ``limit`` rating changes, oldest first (one indexed range read)."""
+    rows = list(RatingChange.objects.filter(bot=bot).order_by("-id")[:limit])
+    rows.reverse()
+    return rows

@@ -1,0 +1,111 @@
+"""The match contract: specs and outcomes round-trip through JSON, and malformed ones are
+refused with an error naming what is wrong (the platform then marks the match error)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from arena.contract import (
+    DEFAULT_TIME_CONTROL,
+    ContractError,
+    MatchSpec,
+    MatchStatus,
+    SeatSpec,
+    SeatStatus,
+    TimeControl,
+)
+from arena.outcome import MatchOutcome
+from arena.referee import run_match
+
+SHA = "ab" * 32
+
+
+def test_spec_round_trips_through_json() -> None:
+    spec = MatchSpec(
+        game="trnd",
+        seats=(
+            SeatSpec("builtin:greedy"),
+            SeatSpec("version:12", sha256=SHA, trusted=False),
+            SeatSpec("builtin:random"),
+        ),
+        seed=2**64 - 1,
+        options={"target_score": 40},
+        time=TimeControl(start_ms=1, move_ms=2, bank_ms=3),
+        match_id="7",
+    )
+    assert MatchSpec.from_json(json.loads(json.dumps(spec.to_json()))) == spec
+    assert spec.untrusted and spec.seats[1].version_id == 12
+
+
+def test_short_seats_and_default_time() -> None:
+    spec = MatchSpec.from_json({"game": "trnd", "seats": ["builtin:random"] * 3})
+    assert spec.time == DEFAULT_TIME_CONTROL and not spec.untrusted
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ([], "must be an object"),
+        ({"game": "trnd"}, "seats must be a non-empty list"),
+        ({"game": "", "seats": ["builtin:random"]}, "game must be a non-empty string"),
+        ({"game": "trnd", "seats": [7]}, "seat 0 must be an object or a string"),
+        ({"game": "trnd", "seats": ["builtin:a"], "seed": -1}, "seed must be an integer"),
+        ({"game": "trnd", "seats": ["builtin:a"], "seed": True}, "seed must be an integer"),
+        ({"game": "trnd", "seats": ["builtin:a"], "sandbox": "process"}, "unknown keys"),
+        ({"game": "trnd", "seats": [{"bot": "version:x", "sha256": SHA}]}, "version:<number>"),
+        ({"game": "trnd", "seats": [{"bot": "version:3"}]}, "needs its sha256"),
+        ({"game": "trnd", "seats": ["builtin:a"], "time": {"move_ms": -1}}, "time: move_ms"),
+        ({"game": "trnd", "seats": ["builtin:a"], "time": {"hours": 1}}, "unknown keys"),
+    ],
+)
+def test_malformed_specs_are_refused(spec: object, message: str) -> None:
+    with pytest.raises(ContractError, match=message):
+        MatchSpec.from_json(spec)
+
+
+def test_a_real_outcome_round_trips() -> None:
+    out = run_match("tri-area", ["builtin:random"] * 3, seed=5)
+    wire = json.loads(json.dumps(out.to_json(replay=True)))
+    back = MatchOutcome.from_json(wire, seats=3)
+    assert back.status == MatchStatus.FINISHED
+    assert [s.rank for s in back.seats] == [s.rank for s in out.seats]
+    assert all(isinstance(s.status, SeatStatus) for s in back.seats)
+    assert back.replay == out.replay
+
+
+@pytest.mark.parametrize(
+    ("outcome", "message"),
+    [
+        ("finished", "must be an object"),
+        ({"status": "won"}, "status 'won' is unknown"),
+        ({"status": "running"}, "finished or error"),
+        ({"status": "finished", "seats": [{"bot": "a", "rank": 1}]}, "1 seats for 2"),
+        ({"status": "finished", "seats": [{"bot": "a", "rank": 0}] * 2}, "rank must be"),
+        (
+            {"status": "finished", "seats": [{"bot": "a", "rank": 1, "status": "sulked"}] * 2},
+            "seat 0: status must be one of",
+        ),
+        (
+            {"status": "finished", "seats": [{"bot": "a", "rank": 1, "score": float("nan")}] * 2},
+            "score must be a finite number",
+        ),
+        ({"status": "finished", "seats": [{"bot": "a", "rank": 1}] * 2, "result": []}, "result"),
+    ],
+)
+def test_malformed_outcomes_are_refused(outcome: object, message: str) -> None:
+    with pytest.raises(ContractError, match=message):
+        MatchOutcome.from_json(outcome, seats=2)
+
+
+def test_statuses_are_the_platform_choices() -> None:
+    """The site's choices derive from the contract: one list, stated once."""
+    assert [s.value for s in MatchStatus] == [
+        "queued",
+        "running",
+        "recording",
+        "finished",
+        "error",
+    ]
+    assert {s for s in SeatStatus if s.is_fault} == set(SeatStatus) - {SeatStatus.OK}
