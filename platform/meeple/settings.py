@@ -84,8 +84,9 @@ TEMPLATES = [
 DATABASE_URL = database_url()
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # The demo's worker threads and the web server share the file: wait rather than fail.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20}
+    # The embedded worker processes and the web server share the file: wait rather than fail,
+    # and take the write lock when a transaction starts (no lock upgrade that could deadlock).
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

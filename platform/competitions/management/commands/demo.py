@@ -19,6 +19,7 @@ from competitions.models import Tournament
 from competitions.progress import console, play_matches, print_standings
 from competitions.services import create_tournament, start_tournament
 from games.registry import slugs
+from meeple.workers import background_workers
 
 #: Each demo field holds at least this many bots: a round robin needs more entrants than
 #: seats to be interesting, and most games ship only two built-ins.
@@ -121,6 +122,16 @@ class Command(BaseCommand):
         if opts["matches"] < 1:
             raise CommandError("--matches must be at least 1")
         call_command("migrate", verbosity=0)
+        # Matches are played by a worker process, as in production: with no broker service
+        # configured, one is started here (and stopped when the demo ends).
+        with background_workers() as worker_log:
+            if worker_log:
+                console.print(
+                    f"[dim]A background worker plays the matches (log: {worker_log}).[/dim]"
+                )
+            self._run(opts)
+
+    def _run(self, opts: dict[str, Any]) -> None:
         # Eager mode runs the tasks here; Celery's per-task INFO lines would bury the bars.
         logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
         games = {g.slug: g for g in sync_games()}
