@@ -14,12 +14,12 @@ from catalog.services import sync_games
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Max
+from meeple.workers import background_workers
 
 from competitions.models import Tournament
 from competitions.progress import console, play_matches, print_standings
 from competitions.services import create_tournament, start_tournament
 from games.registry import slugs
-from meeple.workers import background_workers
 
 #: Each demo field holds at least this many bots: a round robin needs more entrants than
 #: seats to be interesting, and most games ship only two built-ins.
