@@ -266,6 +266,9 @@ class Format(Protocol):
     def total_rounds(self, entrants: int, options: FormatOptions) -> int:
         """Rounds a field of ``entrants`` plays (knockout: if no table has to be replayed)."""
 
+    def total_matches(self, entrants: int, options: FormatOptions) -> int:
+        """Matches a field of ``entrants`` plays (knockout: if no table is played again)."""
+
     def plan(self, rows: Standings, number: int, options: FormatOptions) -> Round | None:
         """Round ``number`` (from 0), or None when the tournament is over."""
 
@@ -276,11 +279,11 @@ class Format(Protocol):
         """The final (or current) order of the field, best first."""
 
 
-def _check_common(entrants: int, options: FormatOptions, what: str) -> None:
+def _check_common(entrants: int, options: FormatOptions, what: str, seats: int = 2) -> None:
     p, lo = options.players, options.smallest
     for name, value, least in (
-        ("players", p, 2),
-        ("min_players", lo, 2),
+        ("players", p, seats),
+        ("min_players", lo, seats),
         ("games_per_table", options.games_per_table, 1),
         ("advance", options.advance, 1),
     ):
@@ -345,7 +348,7 @@ class RoundRobin:
     _TAG = 1
 
     def check(self, entrants: int, options: FormatOptions) -> None:
-        _check_common(entrants, options, "round robin")
+        _check_common(entrants, options, "round robin", seats=1)  # solitaire: a score table
         if entrants < options.players:
             raise FormatError(
                 f"a round robin of {options.players}-seat matches needs at least "
@@ -372,6 +375,9 @@ class RoundRobin:
 
     def total_rounds(self, entrants: int, options: FormatOptions) -> int:
         return len(self._rounds([f"e{i}" for i in range(entrants)], options))
+
+    def total_matches(self, entrants: int, options: FormatOptions) -> int:
+        return sum(map(len, self._rounds([f"e{i}" for i in range(entrants)], options)))
 
     def plan(self, rows: Standings, number: int, options: FormatOptions) -> Round | None:
         names = [r.bot for r in _by_seed(rows.values())]
@@ -412,6 +418,10 @@ class Swiss:
         if options.rounds is not None:
             return options.rounds
         return max(1, math.ceil(math.log2(entrants)))
+
+    def total_matches(self, entrants: int, options: FormatOptions) -> int:
+        tables = len(_table_sizes(entrants, options.players, options.smallest))
+        return self.total_rounds(entrants, options) * tables * options.games_per_table
 
     def plan(self, rows: Standings, number: int, options: FormatOptions) -> Round | None:
         if number >= self.total_rounds(len(rows), options):
@@ -555,12 +565,23 @@ class Knockout:
     def total_rounds(self, entrants: int, options: FormatOptions) -> int:
         if options.players == 2:
             return math.ceil(math.log2(entrants)) if entrants > 1 else 0
-        m, rounds = entrants, 0
+        return len(self._tables_per_round(entrants, options))
+
+    def total_matches(self, entrants: int, options: FormatOptions) -> int:
+        if options.players == 2:
+            tables = entrants - 1  # every table knocks one out
+        else:
+            tables = sum(self._tables_per_round(entrants, options))
+        return tables * options.games_per_table
+
+    @staticmethod
+    def _tables_per_round(entrants: int, options: FormatOptions) -> list[int]:
+        m, tables = entrants, []
         while m > 1:
-            _, byes, advances = _group_plan(m, options)
+            sizes, byes, advances = _group_plan(m, options)
             m = sum(advances) + len(byes)
-            rounds += 1
-        return rounds
+            tables.append(len(sizes))
+        return tables
 
     def plan(self, rows: Standings, number: int, options: FormatOptions) -> Round | None:
         alive = _by_seed(r for r in rows.values() if not r.eliminated)
@@ -700,6 +721,14 @@ def total_rounds(name: str, entrants: int, options: FormatOptions) -> int:
     fmt = get_format(name)
     fmt.check(entrants, options)
     return fmt.total_rounds(entrants, options)
+
+
+def total_matches(name: str, entrants: int, options: FormatOptions) -> int:
+    """How many matches a field of ``entrants`` plays (knockout: unless a table whose every
+    match failed has to be played again): for progress bars and limits."""
+    fmt = get_format(name)
+    fmt.check(entrants, options)
+    return fmt.total_matches(entrants, options)
 
 
 def next_round(name: str, rows: Standings, number: int, options: FormatOptions) -> Round | None:

@@ -22,6 +22,7 @@ from arena.formats import (
     next_round,
     ranking,
     record_round,
+    total_matches,
     total_rounds,
 )
 from arena.schedule import round_robin
@@ -119,6 +120,7 @@ def test_swiss_rounds_seat_everyone(setup: tuple[list[str], FormatOptions], luck
     # Points add up: each finished match hands out seats / 2, each bye its fixed value.
     total = sum(r.points for r in rows.values())
     matches = [m for r in rounds for m in r.matches]
+    assert len(matches) == total_matches("swiss", len(bots), options)
     expected = sum(len(m.bots) / 2 for m in matches) + BYE_POINTS * options.games_per_table * sum(
         byes.values()
     )
@@ -218,6 +220,8 @@ def test_knockout_ends_with_one_winner(
     assert outs == sorted(outs, reverse=True)
     if not error_rate:
         assert len(rounds) == total_rounds("knockout", len(bots), options)
+        played = sum(len(r.matches) for r in rounds)
+        assert played == total_matches("knockout", len(bots), options)
     # Everyone knocked out lost at a table in the round they went out.
     for r in rows.values():
         if r.eliminated:
@@ -296,6 +300,7 @@ def test_round_robin_rounds_hold_the_whole_round_robin(
     whole = round_robin(bots, options.players, options.games_per_table, options.seed)
     assert played == sorted((m.bots, m.seed) for m in whole)
     assert len(rounds) == total_rounds("round-robin", len(bots), options)
+    assert len(played) == total_matches("round-robin", len(bots), options)
     # A cut after two rounds plays the first two.
     cut = FormatOptions(**{**options.to_json(), "rounds": 2})
     assert total_rounds("round-robin", len(bots), cut) == min(2, len(rounds))
