@@ -132,20 +132,35 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "tournament",
-        help="round robin with standings (Elo, OpenSkill)",
-        description="A round robin: every combination of bots at each table "
-        "size, seats rotated fairly, with standings.",
+        help="a round robin, Swiss or knockout tournament with standings",
+        description="A tournament of the bots, round by round: round robin (every "
+        "combination of bots, seats rotated fairly), Swiss (rounds paired by the standings) "
+        "or knockout (until one winner). See docs/formats.md.",
     )
     p.add_argument("game", metavar="GAME", help="game slug (see: arena games)")
     p.add_argument(
         "bots", metavar="BOT", nargs="+", help="the bots; a repeated BOT plays as BOT#2, BOT#3..."
     )
     p.add_argument(
+        "--format",
+        choices=["round-robin", "swiss", "knockout"],
+        default="round-robin",
+        help="the tournament format (default round-robin); the order of the BOTs is the "
+        "seeding for knockout and breaks the last ties",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        metavar="N",
+        help="Swiss: rounds to play (default ceil(log2 bots)); round robin: stop after N rounds",
+    )
+    p.add_argument(
         "--games",
         type=int,
         default=1,
         metavar="N",
-        help="matches per combination of bots (default 1; a multiple of the "
+        help="matches per table, seats rotated (default 1; a multiple of the "
         "table size gives every bot every seat equally often)",
     )
     p.add_argument(
@@ -154,6 +169,21 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="P",
         help="seats per match (default: as many bots as the game seats)",
+    )
+    p.add_argument(
+        "--min-players",
+        type=int,
+        default=None,
+        metavar="P",
+        help="Swiss and knockout: smallest table when the field does not divide "
+        "(default: the game's least, at least 2)",
+    )
+    p.add_argument(
+        "--advance",
+        type=int,
+        default=1,
+        metavar="K",
+        help="multiplayer knockout: how many of each table go through (default 1)",
     )
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     p.add_argument(
@@ -329,23 +359,33 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _standings_table(t: Any) -> Table:
-    table = Table(title=f"{t.game}: {len(t.outcomes)} matches of {t.players} seats")
-    for col in (
-        "#",
-        "bot",
-        "matches",
-        "wins",
-        "avg rank",
-        "Elo",
-        "OpenSkill mu±sigma",
-        "ordinal",
-        "faults",
-    ):
-        table.add_column(col, justify="left" if col == "bot" else "right")
-    for n, row in enumerate(t.standings.rows, 1):
-        table.add_row(
-            str(n),
-            row.bot,
+    rated = t.standings.by_bot()
+    knockout, swiss = t.format == "knockout", t.format == "swiss"
+    title = f"{t.game} {t.format}: {len(t.outcomes)} matches in {len(t.rounds)} rounds"
+    lo = t.options.smallest
+    table = Table(
+        title=f"{title}, tables of {t.players if lo == t.players else f'{lo}-{t.players}'}"
+    )
+    columns = ["#", "bot", "points"]
+    columns += ["out"] if knockout else ["Buchholz", "byes"] if swiss else []
+    columns += ["matches", "wins", "avg rank", "Elo", "OpenSkill mu±sigma", "ordinal", "faults"]
+    for col in columns:
+        table.add_column(col, justify="left" if col in ("bot", "out") else "right")
+    # Round robin: by the ratings, as ever; Swiss and knockout: by the format's own order.
+    order = (
+        [row.bot for row in t.standings.rows]
+        if t.format == "round-robin"
+        else [r.bot for r in t.ranking]
+    )
+    for n, bot in enumerate(order, 1):
+        row, fmt = rated[bot], t.rows[bot]
+        cells = [str(n), bot, _fmt(float(fmt.points))]
+        if knockout:
+            out = fmt.eliminated_in
+            cells.append("winner" if not fmt.eliminated else f"round {out + 1}")
+        elif swiss:
+            cells += [_fmt(fmt.buchholz), str(fmt.byes)]
+        cells += [
             str(row.matches),
             str(row.wins),
             _fmt(row.avg_rank),
@@ -353,7 +393,8 @@ def _standings_table(t: Any) -> Table:
             f"{row.mu:.1f}±{row.sigma:.1f}",
             f"{row.ordinal:.1f}",
             str(row.faults),
-        )
+        ]
+        table.add_row(*cells)
     return table
 
 
@@ -362,16 +403,18 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     from arena.tournament import plan_tournament, run_tournament
 
-    _, schedule = plan_tournament(
-        args.game,
-        args.bots,
-        games=args.games,
-        seed=args.seed,
-        players=args.players,
-        jobs=args.jobs,
-        options=_options(args.option),
-    )
-    total = len(schedule)
+    shape: dict[str, Any] = {
+        "format": args.format,
+        "rounds": args.rounds,
+        "games": args.games,
+        "seed": args.seed,
+        "players": args.players,
+        "min_players": args.min_players,
+        "advance": args.advance,
+        "jobs": args.jobs,
+        "options": _options(args.option),
+    }
+    plan = plan_tournament(args.game, args.bots, **shape)
     errors = 0
     progress = Progress(
         "[progress.description]{task.description}",
@@ -382,7 +425,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         transient=args.json,
     )
     with progress:
-        task = progress.add_task(f"{args.game}", total=total)
+        task = progress.add_task(f"{args.game}", total=plan.matches)
+
+        def on_round(rnd: Any) -> None:
+            progress.update(task, description=f"{args.game} round {rnd.number + 1}")
 
         def on_match(_i: int, outcome: Any) -> None:
             nonlocal errors
@@ -392,16 +438,13 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         result = run_tournament(
             args.game,
             args.bots,
-            games=args.games,
-            seed=args.seed,
-            players=args.players,
-            jobs=args.jobs,
-            options=_options(args.option),
+            **shape,
             time=_time_control(args),
             sandbox=args.sandbox,
             fault_limit=args.fault_limit,
             out_dir=args.out,
             on_match=on_match,
+            on_round=on_round,
         )
     if args.json:
         print(json.dumps(result.to_json()))
