@@ -6,6 +6,15 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from arena.formats import FORMAT_NAMES
+from arena.ratings import DEFAULT_ELO, DEFAULT_MU, DEFAULT_SIGMA
+
+#: The formats of ``arena.formats``, by the names it gives them.
+TournamentFormat = models.TextChoices(  # type: ignore[misc]
+    "TournamentFormat",
+    [(n.upper().replace("-", "_"), (n, n.replace("-", " ").capitalize())) for n in FORMAT_NAMES],
+)
+
 
 class TournamentStatus(models.TextChoices):
     DRAFT = "draft", "Draft"  # entrants may still change
@@ -14,7 +23,8 @@ class TournamentStatus(models.TextChoices):
 
 
 class Tournament(models.Model):
-    """A round robin between fixed bot versions of one game."""
+    """A field of fixed bot versions of one game, played round by round in a format of
+    ``arena.formats``: each round is scheduled when the last match of the one before it ends."""
 
     game = models.ForeignKey("catalog.Game", on_delete=models.CASCADE, related_name="tournaments")
     name = models.CharField(max_length=100)
@@ -27,13 +37,26 @@ class Tournament(models.Model):
         default=TournamentStatus.DRAFT,
         db_index=True,
     )
+    format = models.CharField(
+        max_length=12, choices=TournamentFormat.choices, default=TournamentFormat.ROUND_ROBIN
+    )
     #: Seats in each match (within the game's range).
     players_per_match = models.PositiveSmallIntegerField(default=2)
-    #: How many matches each group of entrants plays (seats rotate between them).
+    #: How many matches each table plays in a round (seats rotate between them).
     games_per_pairing = models.PositiveSmallIntegerField(default=1)
-    #: Stop scheduling after this many matches (None: the whole round robin). The schedule
-    #: goes cycle by cycle, so a cut still spreads games evenly between entrants.
+    #: Swiss: how many rounds (None: enough to find a winner, ceil(log2 n)); round robin: a cut.
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Knockout of 3+ seats: how many of each table go through.
+    advance = models.PositiveSmallIntegerField(default=1)
+    #: Round robin: stop scheduling after this many matches (None: all of it). Rounds are
+    #: played in order, so a cut still spreads games evenly between entrants.
     max_matches = models.PositiveIntegerField(null=True, blank=True)
+    #: The round being played (0 is the first; -1 before the start).
+    current_round = models.IntegerField(default=-1)
+    #: Matches scheduled so far (counts toward ``max_matches``), and the number the format will
+    #: play in all (known at the start: the progress bar's total).
+    scheduled_matches = models.PositiveIntegerField(default=0)
+    planned_matches = models.PositiveIntegerField(default=0)
     seed = models.BigIntegerField(default=0)
     options = models.JSONField(default=dict, blank=True)
     entrants = models.ManyToManyField("bots.BotVersion", related_name="tournaments", blank=True)
@@ -48,15 +71,65 @@ class Tournament(models.Model):
         return self.name
 
 
+class TournamentEntry(models.Model):
+    """One entrant's stored standing, updated in the transaction that records each of its
+    matches: the format's row (points, opponents, byes, elimination: ``arena.formats``) and the
+    table's statistics (matches, wins, ranks, scores, faults, a fresh Elo and OpenSkill over
+    this tournament only: ``arena.ratings.Standing``). Pages read these rows; no request
+    recomputes them from the matches."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    version = models.ForeignKey("bots.BotVersion", on_delete=models.CASCADE, related_name="+")
+    #: Seeding: 1 is the top seed (the order entrants were given in).
+    seed = models.PositiveIntegerField()
+    #: ``arena.formats.StandingRow.to_json()``.
+    row = models.JSONField(default=dict)
+    #: Position in the format's ranking (1 is first), refreshed after each round.
+    position = models.PositiveIntegerField(null=True, blank=True)
+    points = models.FloatField(default=0.0)
+    eliminated = models.BooleanField(default=False)
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    faults = models.PositiveIntegerField(default=0)
+    rank_sum = models.PositiveIntegerField(default=0)
+    score_sum = models.FloatField(default=0.0)
+    scored = models.PositiveIntegerField(default=0)
+    rated = models.PositiveIntegerField(default=0)
+    elo = models.FloatField(default=DEFAULT_ELO)
+    mu = models.FloatField(default=DEFAULT_MU)
+    sigma = models.FloatField(default=DEFAULT_SIGMA)
+
+    class Meta:
+        ordering = ["tournament", "position", "seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "version"], name="entry_unique_version"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.version_id} ({self.points:g} pts)"
+
+
 class League(models.Model):
-    """A standing competition: every ``every_hours`` a round in which each bot of the game
-    (its latest version) plays at most one match (``manage.py run_leagues`` plays due rounds)."""
+    """A standing competition of every bot of a game (its current version), in seasons: a
+    round every ``every_hours``, played by Celery beat (one periodic task per league, editable
+    in the admin), each bot at most one match a round, tables paired Swiss-style from the
+    season's stored standings (``arena.formats``)."""
 
     game = models.ForeignKey("catalog.Game", on_delete=models.CASCADE, related_name="leagues")
     name = models.CharField(max_length=100)
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="organised_leagues",
+    )
     every_hours = models.PositiveIntegerField(default=24)
     players_per_match = models.PositiveSmallIntegerField(default=2)
+    #: Rounds in a season; when one ends the next starts (while the league is active).
+    rounds_per_season = models.PositiveIntegerField(default=30)
     is_active = models.BooleanField(default=True)
+    #: Rounds played over all seasons (the next round's number is this + 1).
     rounds_played = models.PositiveIntegerField(default=0)
     last_run_at = models.DateTimeField(null=True, blank=True)
     seed = models.BigIntegerField(default=0)
@@ -66,3 +139,75 @@ class League(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Season(models.Model):
+    """A league's season: rounds ``first_round`` .. ``first_round + rounds - 1``, between
+    ``starts_at`` and ``ends_at`` (whichever comes first ends it)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveIntegerField()
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(null=True, blank=True)
+    rounds = models.PositiveIntegerField()
+    first_round = models.PositiveIntegerField()
+    rounds_played = models.PositiveIntegerField(default=0)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["league", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "number"], name="season_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league.name}, season {self.number}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.finished_at is not None
+
+
+class LeagueStanding(models.Model):
+    """One bot's stored line of a league table, for one season (``season`` set) or all time
+    (``season`` null), updated in the transaction that records each of its league matches.
+    ``row`` is the pairing state (``arena.formats.StandingRow``: points, opponents, seats)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standings")
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.CASCADE, related_name="standings"
+    )
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="+")
+    row = models.JSONField(default=dict)
+    points = models.FloatField(default=0.0)
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    faults = models.PositiveIntegerField(default=0)
+    rank_sum = models.PositiveIntegerField(default=0)
+    score_sum = models.FloatField(default=0.0)
+    scored = models.PositiveIntegerField(default=0)
+    rated = models.PositiveIntegerField(default=0)
+    elo = models.FloatField(default=DEFAULT_ELO)
+    mu = models.FloatField(default=DEFAULT_MU)
+    sigma = models.FloatField(default=DEFAULT_SIGMA)
+    ordinal = models.FloatField(default=0.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "season", "bot"],
+                name="leaguestanding_unique_season_bot",
+                condition=models.Q(season__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["league", "bot"],
+                name="leaguestanding_unique_alltime_bot",
+                condition=models.Q(season__isnull=True),
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["league", "season", "-points"], name="leaguestanding_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league_id}/{self.season_id or 'all'}: {self.bot_id} {self.points:g}"

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from competitions.models import Tournament
+from competitions.models import Tournament, TournamentStatus
 from competitions.selectors import tournament_standings
 
 console = Console()
@@ -51,6 +51,37 @@ def play_matches(matches: Sequence[Match], *, label: str, poll_s: float = 0.5) -
             count = done.count()
             progress.update(task, completed=count, errors=errors)
             if count == len(ids):
+                return
+            time.sleep(poll_s)
+
+
+def follow_tournament(tournament: Tournament, *, label: str, poll_s: float = 0.5) -> None:
+    """Show a started tournament's progress until it finishes: its rounds are scheduled one
+    after the other by the workers (or inline in eager mode) as results come in."""
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("round {task.fields[round]}, {task.fields[errors]} errors"),
+        TimeElapsedColumn(),
+        console=console,
+    ) as progress:
+        task = progress.add_task(label, total=tournament.planned_matches or None, errors=0, round=1)
+        while True:
+            tournament.refresh_from_db()
+            # Matches never sent (created in a transaction whose commit hook did not run, as
+            # inside a test's transaction): send them now; a second send is harmless.
+            for m in tournament.matches.filter(status=MatchStatus.QUEUED, attempts=0):
+                dispatch_match(m)
+            done = tournament.matches.filter(status__in=[MatchStatus.FINISHED, MatchStatus.ERROR])
+            progress.update(
+                task,
+                total=tournament.planned_matches or None,
+                completed=done.count(),
+                errors=done.filter(status=MatchStatus.ERROR).count(),
+                round=tournament.current_round + 1,
+            )
+            if tournament.status == TournamentStatus.FINISHED:
                 return
             time.sleep(poll_s)
 

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bots.models import Bot, BotVersion
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, F, QuerySet
 from django.utils import timezone
-from matches.models import Match, MatchSeat, MatchStatus
+from matches.models import Match, MatchStatus
 
-from arena.ratings import Standing, standings
-from competitions.models import League, Tournament
+from arena.ratings import Standing
+from competitions.models import League, LeagueStanding, Season, Tournament, TournamentEntry
 
 
 @dataclass(frozen=True)
@@ -22,42 +21,56 @@ class StandingRow:
     position: int
     version: BotVersion
     standing: Standing
-
-
-def _records(matches: QuerySet[Match], key: Callable[[MatchSeat], str]) -> list[dict]:
-    """``arena.ratings`` match records of finished ``matches`` (oldest first), each seat
-    named by ``key(seat)``."""
-    records = []
-    finished = matches.filter(status=MatchStatus.FINISHED).order_by("pk")
-    seats_qs = MatchSeat.objects.select_related("bot_version")
-    for m in finished.prefetch_related(Prefetch("seats", seats_qs)):
-        seats = sorted(m.seats.all(), key=lambda s: s.seat)
-        records.append(
-            {
-                "id": str(m.pk),
-                "bots": [key(s) for s in seats],
-                "ranks": [s.rank for s in seats],
-                "scores": [s.score for s in seats]
-                if all(s.score is not None for s in seats)
-                else [],
-                "seat_status": [s.status or "ok" for s in seats],
-            }
-        )
-    return records
+    #: The format's points (match points, byes), and whether a knockout put it out.
+    points: float = 0.0
+    eliminated: bool = False
+    byes: int = 0
 
 
 def tournament_standings(tournament: Tournament) -> list[StandingRow]:
-    """The table of a tournament from its finished matches (oldest first), computed with
-    ``arena.ratings.standings`` over those matches only (fresh ratings, not the global ones):
-    best first by conservative OpenSkill ordinal, then Elo. Error matches do not count."""
-    entrants = {str(v.pk): v for v in tournament.entrants.select_related("bot", "bot__owner")}
-    records = _records(tournament.matches.all(), lambda s: str(s.bot_version_id))
-    table = standings(records, bots=list(entrants))
+    """The table of a tournament as stored per entrant (updated when each match is recorded,
+    never recomputed here): in the format's ranking order. A draft lists its entrants."""
+    entries = list(
+        TournamentEntry.objects.filter(tournament=tournament)
+        .select_related("version__bot__owner")
+        .order_by(F("position").asc(nulls_last=True), "seed")
+    )
+    if not entries:
+        versions = tournament.entrants.select_related("bot", "bot__owner").order_by("pk")
+        return [
+            StandingRow(position=i, version=v, standing=Standing(bot=str(v.pk)))
+            for i, v in enumerate(versions, start=1)
+        ]
     return [
-        StandingRow(position=i, version=entrants[row.bot], standing=row)
-        for i, row in enumerate(table.rows, start=1)
-        if row.bot in entrants
+        StandingRow(
+            position=e.position or i,
+            version=e.version,
+            standing=entry_standing(e),
+            points=e.points,
+            eliminated=e.eliminated,
+            byes=int(e.row.get("byes", 0)),
+        )
+        for i, e in enumerate(entries, start=1)
     ]
+
+
+def entry_standing(e: TournamentEntry) -> Standing:
+    """An entry's statistics as ``arena.ratings.Standing`` (averages, ordinal, provisional)."""
+    return Standing(bot=str(e.version_id), **{f: getattr(e, f) for f in STAT_FIELDS})
+
+
+STAT_FIELDS = (
+    "matches",
+    "rated",
+    "wins",
+    "faults",
+    "rank_sum",
+    "score_sum",
+    "scored",
+    "elo",
+    "mu",
+    "sigma",
+)
 
 
 @dataclass(frozen=True)
@@ -97,20 +110,29 @@ class LeagueRow:
     position: int
     bot: Bot
     standing: Standing
+    points: float = 0.0
 
 
-def league_standings(league: League) -> list[LeagueRow]:
-    """The table of a league, computed like a tournament's (``tournament_standings``) over
-    the league's finished matches, oldest first, per bot rather than per version: each round
-    plays a bot's latest version, so a bot keeps its line when its owner uploads a new one."""
-    records = _records(league.matches.all(), lambda s: str(s.bot_version.bot_id))
-    table = standings(records)
-    bots = Bot.objects.select_related("owner").in_bulk([int(r.bot) for r in table.rows])
-    rows = [r for r in table.rows if int(r.bot) in bots]
+def league_standings(league: League, season: Season | None = None) -> list[LeagueRow]:
+    """A league's table as stored (one row per bot, whatever version played), for a season or
+    all time (``season=None``): most points first, then the conservative skill."""
+    rows = (
+        LeagueStanding.objects.filter(league=league, season=season)
+        .select_related("bot__owner")
+        .order_by("-points", "-ordinal", "bot_id")
+    )
     return [
-        LeagueRow(position=i, bot=bots[int(row.bot)], standing=row)
-        for i, row in enumerate(rows, start=1)
+        LeagueRow(position=i, bot=st.bot, standing=league_row_standing(st), points=st.points)
+        for i, st in enumerate(rows, start=1)
     ]
+
+
+def league_row_standing(st: LeagueStanding) -> Standing:
+    return Standing(bot=str(st.bot_id), **{f: getattr(st, f) for f in STAT_FIELDS})
+
+
+def seasons_of(league: League) -> QuerySet[Season]:
+    return league.seasons.order_by("-number")
 
 
 def next_round_at(league: League) -> datetime | None:

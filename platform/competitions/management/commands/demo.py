@@ -17,7 +17,7 @@ from django.db.models import Max
 from meeple.workers import background_workers
 
 from competitions.models import Tournament
-from competitions.progress import console, play_matches, print_standings
+from competitions.progress import console, follow_tournament, print_standings
 from competitions.services import create_tournament, start_tournament
 from games.registry import slugs
 
@@ -157,8 +157,8 @@ class Command(BaseCommand):
                 seed=seed,
                 max_matches=opts["matches"],
             )
-            matches = start_tournament(t, dispatch=False)
-            play_matches(matches, label=f"{game.name} ({players} seats)")
+            start_tournament(t)
+            follow_tournament(t, label=f"{game.name} ({players} seats)")
             print_standings(t)
         if opts["serve"]:
             console.print(

@@ -6,17 +6,17 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
-from matches.models import MatchStatus
+from meeple.workers import background_workers
 
 from competitions.models import Tournament, TournamentStatus
-from competitions.progress import play_matches, print_standings
+from competitions.progress import follow_tournament, print_standings
 from competitions.services import start_tournament
 
 
 class Command(BaseCommand):
     help = (
-        "Start tournament ID (if still a draft) and play its queued matches, with a "
-        "progress bar; prints the standings."
+        "Start tournament ID (if still a draft) and follow it round by round with a progress "
+        "bar until it finishes (workers play the matches); prints the standings."
     )
 
     def add_arguments(self, parser: Any) -> None:
@@ -29,9 +29,9 @@ class Command(BaseCommand):
             raise CommandError(f"there is no tournament {tournament_id}") from None
         if t.status == TournamentStatus.DRAFT:
             try:
-                start_tournament(t, dispatch=False)
+                start_tournament(t)
             except ValidationError as exc:
                 raise CommandError(" ".join(exc.messages)) from None
-        queued = list(t.matches.filter(status=MatchStatus.QUEUED).order_by("pk"))
-        play_matches(queued, label=t.name)
+        with background_workers():
+            follow_tournament(t, label=t.name)
         print_standings(t)
