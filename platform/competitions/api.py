@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from competitions.models import Tournament
+from competitions.models import Tournament, TournamentFormat
 from competitions.permissions import may_organise, may_start
 from competitions.selectors import tournament_standings
 from competitions.services import create_tournament, start_tournament
@@ -33,9 +33,14 @@ class TournamentSerializer(serializers.ModelSerializer):
             "game",
             "organiser",
             "status",
+            "format",
             "players_per_match",
             "games_per_pairing",
+            "rounds",
+            "advance",
             "max_matches",
+            "current_round",
+            "planned_matches",
             "seed",
             "options",
             "entrants",
@@ -53,8 +58,13 @@ class TournamentCreateSerializer(serializers.Serializer):
     entrants = serializers.PrimaryKeyRelatedField(
         many=True, queryset=BotVersion.objects.select_related("bot"), help_text="bot version ids"
     )
-    players_per_match = serializers.IntegerField(min_value=1, default=2)
+    format = serializers.ChoiceField(
+        choices=TournamentFormat.choices, default=TournamentFormat.ROUND_ROBIN
+    )
+    players_per_match = serializers.IntegerField(min_value=1, max_value=6, default=2)
     games_per_pairing = serializers.IntegerField(min_value=1, max_value=100, default=1)
+    rounds = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
+    advance = serializers.IntegerField(min_value=1, max_value=5, default=1)
     max_matches = serializers.IntegerField(min_value=1, required=False, allow_null=True)
     seed = serializers.IntegerField(min_value=0, default=0)
     options = serializers.DictField(required=False, default=dict)

@@ -4,7 +4,6 @@ fields) and a new league. The services re-check everything; these give field-lev
 from __future__ import annotations
 
 import secrets
-from math import comb
 from typing import Any
 
 from bots.models import BotVersion
@@ -12,7 +11,9 @@ from catalog.models import Game
 from django import forms
 from matches.services import clamp_seed
 
+from arena.formats import FormatError, FormatOptions, check_format, total_matches
 from arena.schedule import MAX_MATCHES as SCHEDULE_MAX_MATCHES
+from competitions.models import TournamentFormat
 from competitions.services import LEAGUE_MAX_EVERY_HOURS, MAX_TOURNAMENT_MATCHES
 from games.base import GameError, Option
 from games.registry import get_game
@@ -95,6 +96,27 @@ class TournamentForm(forms.Form):
         queryset=BotVersion.objects.none(),
         widget=forms.CheckboxSelectMultiple,
         error_messages={"invalid_choice": "Version %(value)s is not a bot of this game."},
+    )
+    format = forms.ChoiceField(
+        choices=TournamentFormat.choices,
+        required=False,
+        initial=TournamentFormat.ROUND_ROBIN,
+        help_text="Round robin: everyone meets everyone. Swiss: rounds paired by the standings. "
+        "Knockout: losers go out until one winner (docs/formats.md).",
+    )
+    rounds = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=100,
+        help_text="Swiss: how many rounds (blank: enough to find a winner). "
+        "Round robin: stop after this many rounds. Not for knockouts.",
+    )
+    advance = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=5,
+        initial=1,
+        help_text="Knockout with 3+ seats: how many of each table go through.",
     )
     players_per_match = forms.IntegerField()  # bounded by the game in __init__
     games_per_pairing = forms.IntegerField(
@@ -179,12 +201,26 @@ class TournamentForm(forms.Form):
                 f"(you chose {len(entrants)}).",
             )
             return data
-        full = comb(len(entrants), players) * per_pairing
+        fmt = data.get("format") or TournamentFormat.ROUND_ROBIN
+        opts = FormatOptions(
+            players=players,
+            rounds=data.get("rounds") if fmt != TournamentFormat.KNOCKOUT else None,
+            games_per_table=per_pairing,
+            advance=data.get("advance") or 1,
+        )
+        if fmt != TournamentFormat.ROUND_ROBIN and data.get("max_matches"):
+            self.add_error("max_matches", "Only a round robin can be cut at a number of matches.")
+            return data
+        try:
+            check_format(fmt, len(entrants), opts)
+            full = total_matches(fmt, len(entrants), opts)
+        except FormatError as exc:
+            raise forms.ValidationError(str(exc)) from exc
         cut = min(full, data.get("max_matches") or full)
         if full > SCHEDULE_MAX_MATCHES or cut > MAX_TOURNAMENT_MATCHES:
             raise forms.ValidationError(
-                f"This round robin is {full} matches; a tournament may play at most "
-                f"{MAX_TOURNAMENT_MATCHES}. Choose fewer entrants or games per pairing, "
+                f"This tournament is {full} matches; a tournament may play at most "
+                f"{MAX_TOURNAMENT_MATCHES}. Choose fewer entrants, rounds or games per pairing, "
                 "or set max matches."
             )
         return data
@@ -196,6 +232,9 @@ class TournamentForm(forms.Form):
             "game": self.game,
             "name": data["name"],
             "entrants": list(data["entrants"]),
+            "format": data.get("format") or TournamentFormat.ROUND_ROBIN,
+            "rounds": data.get("rounds"),
+            "advance": data.get("advance") or 1,
             "players_per_match": data["players_per_match"],
             "games_per_pairing": data["games_per_pairing"],
             "seed": random_seed() if data.get("seed") is None else data["seed"],
@@ -232,7 +271,15 @@ class LeagueForm(forms.Form):
         min_value=1,
         max_value=LEAGUE_MAX_EVERY_HOURS,
         initial=24,
-        help_text="A round is due this long after the last one (manage.py run_leagues plays it).",
+        help_text="Celery beat plays a round this often (the league's periodic task).",
+    )
+    rounds_per_season = forms.IntegerField(
+        label="Rounds per season",
+        required=False,
+        min_value=1,
+        max_value=1000,
+        initial=30,
+        help_text="When a season has played its rounds, the next one starts.",
     )
     players_per_match = forms.IntegerField(
         label="Players per match", min_value=1, initial=2, help_text="Within the game's range."
@@ -264,6 +311,7 @@ class LeagueForm(forms.Form):
             "game": data["game"],
             "name": data["name"],
             "every_hours": data["every_hours"],
+            "rounds_per_season": data.get("rounds_per_season") or 30,
             "players_per_match": data["players_per_match"],
             "seed": random_seed() if data.get("seed") is None else data["seed"],
             "is_active": data["is_active"],

@@ -21,15 +21,16 @@ from competitions.selectors import (
     league_standings,
     match_progress,
     next_round_at,
+    seasons_of,
     tournament_standings,
 )
 from competitions.services import (
     MAX_TOURNAMENT_MATCHES,
     create_league,
     create_tournament,
-    run_league_round,
     start_tournament,
 )
+from competitions.tasks import play_league_round
 from games.base import GameError
 
 MATCHES_SHOWN = 100
@@ -170,6 +171,9 @@ def league_list(request: HttpRequest) -> HttpResponse:
 
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     lg = get_object_or_404(League.objects.select_related("game"), pk=pk)
+    seasons = list(seasons_of(lg))
+    wanted = request.GET.get("season", "")
+    shown = next((s for s in seasons if str(s.number) == wanted), None)
     return render(
         request,
         "competitions/league_detail.html",
@@ -177,7 +181,10 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "lg": lg,
             "players": lg.game.clamp_players(lg.players_per_match),
             "next_at": next_round_at(lg),
-            "rows": league_standings(lg),
+            "season": seasons[0] if seasons else None,
+            "seasons": seasons,
+            "shown_season": shown,
+            "rows": league_standings(lg, shown),
             "progress": match_progress(lg.matches.all()),
             "matches": filter_matches().filter(league=lg)[:LEAGUE_MATCHES_SHOWN],
             "can_organise": may_organise(request.user),
@@ -203,16 +210,16 @@ def league_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def league_play_round(request: HttpRequest, pk: int) -> HttpResponse:
-    """POST: play the league's next round now, due or not (like ``run_leagues --force``)."""
+    """POST: ask the workers for the league's next round now, due or not; returns at once."""
     lg = get_object_or_404(League.objects.select_related("game"), pk=pk)
     if request.method != "POST":
         return redirect("competitions:league_detail", pk=lg.pk)
     if not may_organise(request.user):
         return _forbidden(request, NOT_ORGANISER.format(what="play league rounds"))
-    matches = run_league_round(lg)
-    note = _run_note(len(matches))
-    if not matches:
-        seats = lg.game.clamp_players(lg.players_per_match)
-        note = f"no match, the game has fewer bots than the {seats} seats of a match"
-    messages.success(request, f"{lg.name}, round {lg.rounds_played}: {note}.")
+    play_league_round.delay(lg.pk)
+    messages.success(
+        request,
+        f"{lg.name}: round {lg.rounds_played + 1} is on its way to the workers; "
+        "its matches appear here as they are scheduled and played.",
+    )
     return redirect("competitions:league_detail", pk=lg.pk)

@@ -82,8 +82,8 @@ def test_tournament_formats_on_a_worker(
 
 
 def test_league_round_started_by_beat(redis_url: str, worker: WorkerProcess) -> None:
-    from competitions.services import create_league
     from competitions.selectors import league_standings
+    from competitions.services import create_league
     from django_celery_beat.schedulers import DatabaseScheduler
     from matches.models import Match, MatchStatus
 
@@ -95,10 +95,12 @@ def test_league_round_started_by_beat(redis_url: str, worker: WorkerProcess) -> 
         scheduler = DatabaseScheduler(app=app, lazy=False)
         scheduler.tick()  # the league's entry is due: beat sends competitions.play_league_round
         _wait(
-            lambda: Match.objects.filter(league=lg).count() == 2
-            and not Match.objects.filter(league=lg)
-            .exclude(status=MatchStatus.FINISHED)
-            .exists(),
+            lambda: (
+                Match.objects.filter(league=lg).count() == 2
+                and not Match.objects.filter(league=lg)
+                .exclude(status=MatchStatus.FINISHED)
+                .exists()
+            ),
             worker,
             "the league round",
         )

@@ -202,7 +202,7 @@ def test_an_oversized_round_robin_is_refused_unless_cut(
     ]
     data = form_data(versions, games_per_pairing=10)  # C(12, 3) * 10 = 2200 matches
     html = as_user(client, organiser).post(NEW_TRND, data).content.decode()
-    assert "This round robin is 2200 matches; a tournament may play at most 2000." in html
+    assert "This tournament is 2200 matches; a tournament may play at most 2000." in html
     assert Tournament.objects.count() == 0
     assert client.post(NEW_TRND, {**data, "max_matches": 50}).status_code == 302
     assert Tournament.objects.get().max_matches == 50
@@ -306,9 +306,9 @@ def test_league_pages_show_real_data(client: Client, played_league: League, thre
 
     html = client.get(f"/tournaments/leagues/{played_league.pk}/").content.decode()
     assert "a round every 12 hours, 3 players per match" in html
-    assert "<dt>Rounds played</dt><dd>2</dd>" in html
+    assert "<dt>Rounds played</dt><dd>2 · season 1: round 2 of 30</dd>" in html
     assert "2/2 finished" in html
-    standings = html.split("<h2>Standings</h2>")[1].split("<h2>Latest matches</h2>")[0]
+    standings = html.split("<h2>Standings: all time</h2>")[1].split("<h2>Latest matches</h2>")[0]
     for v in three_versions:
         assert v.bot.name in standings
     assert standings.count('<td class="num">2</td>') >= 3  # each bot played both rounds
@@ -326,7 +326,7 @@ def test_league_standings_follow_bots_across_versions(
     with django_capture_on_commit_callbacks(execute=True):
         run_league_round(played_league)
     html = client.get(f"/tournaments/leagues/{played_league.pk}/").content.decode()
-    standings = html.split("<h2>Standings</h2>")[1].split("<h2>Latest matches</h2>")[0]
+    standings = html.split("<h2>Standings: all time</h2>")[1].split("<h2>Latest matches</h2>")[0]
     assert standings.count(f">{bot.name}</a>") == 1
     assert standings.count('<td class="num">3</td>') >= 3  # three rounds per bot
 
@@ -369,7 +369,7 @@ def test_organiser_creates_a_league_and_plays_a_round(
     lg.refresh_from_db()
     assert lg.rounds_played == 1
     page = client.get(r["Location"]).content.decode()
-    assert "Daily, round 1: 1 match played." in page
+    assert "Daily: round 1 is on its way to the workers" in page
     assert Match.objects.filter(league=lg, status=MatchStatus.FINISHED).count() == 1
 
 
