@@ -47,6 +47,8 @@ from typing import Any
 
 from openskill.models import BradleyTerryFull
 
+from arena.contract import MatchStatus, SeatStatus
+
 #: Elo of a bot that has never played, and the default K factor (FIDE's for new players).
 DEFAULT_ELO = 1500.0
 DEFAULT_K = 32.0
@@ -56,15 +58,15 @@ DEFAULT_SIGMA = 25.0 / 3.0
 #: A bot with fewer rated matches than this is flagged provisional.
 PROVISIONAL_MATCHES = 10
 
-#: Seat statuses, as the referee records them (docs: bot-protocol.md, "Results").
-SEAT_OK = "ok"
-PLAYER_FAULTS = frozenset({"timeout", "crashed", "illegal", "retired"})
-SEAT_STATUSES = frozenset({SEAT_OK}) | PLAYER_FAULTS
-#: Match statuses: ``ok`` or ``finished`` (the referee's word, arena/outcome.py) are rated;
+#: Seat statuses, as the match contract defines them (arena.contract.SeatStatus).
+SEAT_OK = SeatStatus.OK.value
+PLAYER_FAULTS = frozenset(s.value for s in SeatStatus if s.is_fault)
+SEAT_STATUSES = frozenset(s.value for s in SeatStatus)
+#: Match statuses: ``ok`` (a plain record) or ``finished`` (the contract's word) are rated;
 #: ``error`` (a system failure) is ignored.
 MATCH_OK = "ok"
-MATCH_ERROR = "error"
-MATCH_STATUSES = frozenset({MATCH_OK, "finished", MATCH_ERROR})
+MATCH_ERROR = MatchStatus.ERROR.value
+MATCH_STATUSES = frozenset({MATCH_OK, MatchStatus.FINISHED.value, MATCH_ERROR})
 
 #: The OpenSkill model used everywhere, with the library's defaults (its tau adds a little
 #: uncertainty per match so that ratings can follow bots that improve).
