@@ -501,31 +501,32 @@ def _swiss_tables(
 
 
 def _repeat_free(pool: list[StandingRow], sizes: list[int]) -> list[list[StandingRow]] | None:
-    """Depth-first, top of the standings first, candidates in standings order: the first
-    partition into ``sizes`` with no two table-mates who met before (None if none exists, or
-    if the budget ran out)."""
+    """Depth-first, top of the standings first, candidates in standings order, larger tables
+    first: the first split into tables of ``sizes`` (in any order) with no two table-mates
+    who met before (None if there is none, or if the budget ran out)."""
     budget = [SEARCH_BUDGET]
 
-    def search(rest: list[StandingRow], k: int) -> list[list[StandingRow]] | None:
+    def search(rest: list[StandingRow], left: Counter[int]) -> list[list[StandingRow]] | None:
         if not rest:
             return []
         head, others = rest[0], rest[1:]
         fresh = [r for r in others if not _met(head, r)]
-        for combo in combinations(fresh, sizes[k] - 1):
-            budget[0] -= 1
-            if budget[0] < 0:
-                return None
-            if any(_met(a, b) for a, b in combinations(combo, 2)):
-                continue
-            taken = {r.bot for r in combo}
-            tail = search([r for r in others if r.bot not in taken], k + 1)
-            if tail is not None:
-                return [[head, *combo], *tail]
-            if budget[0] < 0:
-                return None
+        for size in sorted((s for s, k in left.items() if k), reverse=True):
+            for combo in combinations(fresh, size - 1):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return None
+                if any(_met(a, b) for a, b in combinations(combo, 2)):
+                    continue
+                taken = {r.bot for r in combo}
+                tail = search([r for r in others if r.bot not in taken], left - Counter([size]))
+                if tail is not None:
+                    return [[head, *combo], *tail]
+                if budget[0] < 0:
+                    return None
         return None
 
-    return search(pool, 0)
+    return search(pool, Counter(sizes))
 
 
 def _fewest_repeats(pool: list[StandingRow], sizes: list[int]) -> list[list[StandingRow]]:
