@@ -168,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="P",
-        help="seats per match (default: as many bots as the game seats)",
+        help="seats per match (default: round robin, as many bots as the game seats; Swiss "
+        "and knockout, the game's smallest table of two or more)",
     )
     p.add_argument(
         "--min-players",

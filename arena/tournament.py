@@ -129,16 +129,22 @@ def plan_tournament(
     options: dict[str, Any] | None = None,
 ) -> Plan:
     """Check everything before any match starts: bots, game options, the table size in the
-    game's range and the format's own rules. Swiss and knockout tables may shrink down to
-    ``min_players`` (default: the game's smallest table of two or more) so that the field
-    splits evenly; a round robin plays tables of exactly ``players``."""
+    game's range and the format's own rules. ``players`` defaults to as many bots as the game
+    seats for a round robin, and to the game's smallest table of two or more for Swiss and
+    knockout. Swiss and knockout tables may shrink down to ``min_players`` (default: the
+    game's smallest table of two or more) so that the field splits evenly; a round robin
+    plays tables of exactly ``players``."""
     for b in bots:
         parse_bot_spec(b, game)
     registry.get_game(game).check_options(dict(options or {}))
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
-    n = table_size(game, len(bots), players)
     g = registry.get_game(game)
+    if players is None and format != "round-robin":
+        # Swiss and knockout meet at the game's smallest real table: more rounds, more
+        # different opponents; "as many as the game seats" would put a small field at one table.
+        players = min(max(2, g.min_players), max(len(bots), g.min_players))
+    n = table_size(game, len(bots), players)
     if min_players is None:
         smallest = n if format == "round-robin" else min(n, max(2, g.min_players))
     else:
