@@ -33,6 +33,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, Protocol
 
@@ -356,22 +357,12 @@ class RoundRobin:
             )
 
     def _rounds(self, names: list[str], options: FormatOptions) -> list[list[ScheduledMatch]]:
-        matches = round_robin(names, options.players, options.games_per_table, options.seed)
-        units: dict[frozenset[str], list[ScheduledMatch]] = {}
-        for m in matches:
-            units.setdefault(frozenset(m.bots), []).append(m)
-        rounds: list[list[ScheduledMatch]] = []
-        busy: list[set[str]] = []
-        for unit, games in units.items():
-            r = next((i for i, seated in enumerate(busy) if not seated & unit), len(busy))
-            if r == len(busy):
-                busy.append(set())
-                rounds.append([])
-            busy[r] |= unit
-            rounds[r].extend(replace(m, round=r) for m in games)
+        rounds = _packed_round_robin(
+            tuple(names), options.players, options.games_per_table, options.seed
+        )
         if options.rounds is not None:
             rounds = rounds[: options.rounds]
-        return rounds
+        return [list(r) for r in rounds]
 
     def total_rounds(self, entrants: int, options: FormatOptions) -> int:
         return len(self._rounds([f"e{i}" for i in range(entrants)], options))
@@ -399,6 +390,31 @@ class RoundRobin:
 
     def ranking(self, rows: Standings) -> list[StandingRow]:
         return sorted(rows.values(), key=order_key)
+
+
+@lru_cache(maxsize=8)
+def _packed_round_robin(
+    names: tuple[str, ...], players: int, games: int, seed: int
+) -> tuple[tuple[ScheduledMatch, ...], ...]:
+    """``round_robin`` packed first fit into rounds: each combination (with all its games)
+    goes to the earliest round where none of its entrants is busy. Cached: every round of a
+    tournament asks for the same packing."""
+    units: dict[frozenset[str], list[ScheduledMatch]] = {}
+    for m in round_robin(list(names), players, games, seed):
+        units.setdefault(frozenset(m.bots), []).append(m)
+    rounds: list[list[ScheduledMatch]] = []
+    busy = dict.fromkeys(names, 0)  # a bitmask per entrant: bit r set = a table in round r
+    for unit, matches in units.items():
+        taken = 0
+        for b in unit:
+            taken |= busy[b]
+        r = (~taken & (taken + 1)).bit_length() - 1  # the lowest round free for all of them
+        if r == len(rounds):
+            rounds.append([])
+        for b in unit:
+            busy[b] |= 1 << r
+        rounds[r].extend(replace(m, round=r) for m in matches)
+    return tuple(tuple(r) for r in rounds)
 
 
 class Swiss:
