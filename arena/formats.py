@@ -765,6 +765,7 @@ def record_round(
     number: int,
     results: Sequence[Result],
     options: FormatOptions,
+    planned: Round | None = None,
 ) -> dict[str, StandingRow]:
     """The rows after round ``number``, from the rows before it and its matches' results.
 
@@ -772,10 +773,16 @@ def record_round(
     matches count as not played. Points, wins, matches, opponents and seats move for finished
     matches, byes for the round's byes; Buchholz is recomputed for everyone; a knockout
     table's losers are eliminated (a table none of whose matches finished eliminates nobody,
-    and is played again in the next round)."""
+    and is played again in the next round).
+
+    ``planned`` is the round as :func:`next_round` gave it for these rows, if the caller still
+    holds it: it saves planning the round again (a two-seat Swiss round of a few hundred
+    entrants takes seconds, see docs/benchmarks.md)."""
     fmt = get_format(name)
     before = _rows(rows)
-    rnd = next_round(name, before, number, options)
+    if planned is not None and planned.number != number:
+        raise FormatError(f"the planned round is round {planned.number}, not {number}")
+    rnd = planned if planned is not None else next_round(name, before, number, options)
     if rnd is None:
         raise FormatError(f"round {number} of this {name} tournament does not exist")
     after = {

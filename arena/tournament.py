@@ -293,6 +293,7 @@ def run_tournament(
                 len(played),
                 [_result(m, o) for m, o in zip(rnd.matches, results, strict=True)],
                 plan.options,
+                planned=rnd,
             )
             schedule.extend(rnd.matches)
             outcomes.extend(results)

@@ -380,3 +380,16 @@ def test_bad_input_is_a_clear_error(fmt: str, n: int, options: FormatOptions, me
 def test_entrants_must_be_distinct() -> None:
     with pytest.raises(FormatError, match="distinct, repeated: a"):
         new_standings(["a", "b", "a"])
+
+
+def test_recording_with_the_planned_round_gives_the_same_rows() -> None:
+    options = FormatOptions(players=2, seed=3)
+    rows = new_standings(NAMES[:7])
+    rnd = next_round("swiss", rows, 0, options)
+    assert rnd is not None
+    results = play(rnd, Rng(2))
+    assert record_round("swiss", rows, 0, results, options, planned=rnd) == record_round(
+        "swiss", rows, 0, results, options
+    )
+    with pytest.raises(FormatError, match="round 0, not 1"):
+        record_round("swiss", rows, 1, results, options, planned=rnd)
