@@ -350,6 +350,10 @@ class RoundRobin:
 
     def check(self, entrants: int, options: FormatOptions) -> None:
         _check_common(entrants, options, "round robin", seats=1)  # solitaire: a score table
+        if options.smallest != options.players:
+            raise FormatError("a round robin plays full tables: it takes no min_players")
+        if options.advance != 1:
+            raise FormatError("advance is for a knockout: a round robin knocks nobody out")
         if entrants < options.players:
             raise FormatError(
                 f"a round robin of {options.players}-seat matches needs at least "
@@ -429,6 +433,8 @@ class Swiss:
 
     def check(self, entrants: int, options: FormatOptions) -> None:
         _check_common(entrants, options, "Swiss tournament")
+        if options.advance != 1:
+            raise FormatError("advance is for a knockout: a Swiss tournament knocks nobody out")
 
     def total_rounds(self, entrants: int, options: FormatOptions) -> int:
         if options.rounds is not None:

@@ -149,6 +149,8 @@ def plan_tournament(
         smallest = n if format == "round-robin" else min(n, max(2, g.min_players))
     else:
         smallest = min_players
+        if format == "round-robin":
+            raise GameError("a round robin plays full tables: it takes no min_players")
         if not g.min_players <= smallest <= n:
             raise GameError(
                 f"min_players must be from {g.min_players} (the game's least) to the table "

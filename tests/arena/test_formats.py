@@ -405,6 +405,9 @@ def test_results_from_another_round_are_refused() -> None:
         ("swiss", 8, FormatOptions(games_per_table=0), "games_per_table must be"),
         ("swiss", 8, FormatOptions(rounds=0), "rounds must be"),
         ("round-robin", 2, FormatOptions(players=3), "needs at least 3 entrants"),
+        ("round-robin", 6, FormatOptions(players=3, min_players=2), "takes no min_players"),
+        ("round-robin", 6, FormatOptions(advance=2), "a round robin knocks nobody out"),
+        ("swiss", 6, FormatOptions(advance=2), "a Swiss tournament knocks nobody out"),
     ],
 )
 def test_bad_input_is_a_clear_error(fmt: str, n: int, options: FormatOptions, message: str) -> None:
