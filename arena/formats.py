@@ -163,6 +163,22 @@ class StandingRow:
 Standings = Mapping[str, StandingRow]
 
 
+def standings_to_json(rows: Standings) -> list[dict[str, Any]]:
+    """All rows as a JSON list, by seeding (for one JSON field per tournament)."""
+    return [r.to_json() for r in _by_seed(rows.values())]
+
+
+def standings_from_json(data: Sequence[Mapping[str, Any]]) -> dict[str, StandingRow]:
+    """The rows back from :func:`standings_to_json`, checked: distinct bots, seeds 1..n."""
+    if isinstance(data, (str, bytes, Mapping)) or not isinstance(data, Sequence):
+        raise FormatError(f"standings must be a list of rows, got {type(data).__name__}")
+    rows = [StandingRow.from_json(d) for d in data]
+    out = {r.bot: r for r in rows}
+    if len(out) != len(rows):
+        raise FormatError("standings name a bot twice")
+    return _rows(out)
+
+
 @dataclass(frozen=True)
 class Table:
     """The entrants who meet at one table in a round, and the matches they play there.

@@ -3,6 +3,7 @@ results, checked round by round; exact checks of Swiss repeat avoidance against 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from itertools import combinations
 
@@ -22,6 +23,8 @@ from arena.formats import (
     next_round,
     ranking,
     record_round,
+    standings_from_json,
+    standings_to_json,
     total_matches,
     total_rounds,
 )
@@ -378,6 +381,11 @@ def test_rows_round_trip_through_json() -> None:
     rows = record_round("swiss", rows, 0, play(rnd, Rng(1)), options)
     stored = {b: StandingRow.from_json(r.to_json()) for b, r in rows.items()}
     assert stored == rows
+    assert standings_from_json(json.loads(json.dumps(standings_to_json(rows)))) == rows
+    with pytest.raises(FormatError, match=r"seeds must be 1\.\.2"):
+        standings_from_json([{"bot": "a", "seed": 1}, {"bot": "b", "seed": 3}])
+    with pytest.raises(FormatError, match="bad standing row"):
+        standings_from_json([{"bot": "a"}])
     assert next_round("swiss", stored, 1, options) == next_round("swiss", rows, 1, options)
     assert FormatOptions.from_json(options.to_json()) == options
 
