@@ -143,7 +143,7 @@ def plan_tournament(
     if players is None and format != "round-robin":
         # Swiss and knockout meet at the game's smallest real table: more rounds, more
         # different opponents; "as many as the game seats" would put a small field at one table.
-        players = min(max(2, g.min_players), max(len(bots), g.min_players))
+        players = max(2, g.min_players)
     n = table_size(game, len(bots), players)
     if min_players is None:
         smallest = n if format == "round-robin" else min(n, max(2, g.min_players))
