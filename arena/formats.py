@@ -68,7 +68,9 @@ class FormatOptions:
     robin after that many rounds; knockout refuses it (it plays until one winner).
     ``games_per_table``: matches each table plays in its round, seats rotated (a multiple of
     the table size gives every bot every seat once). ``advance``: how many of each
-    multiplayer knockout table go through (fewer than ``min_players``).
+    multiplayer knockout table go through (fewer than ``min_players``). ``tie_replays``:
+    two-seat knockout, how many times a table level on points is played again before the
+    better seed goes through.
     """
 
     players: int = 2
@@ -77,6 +79,7 @@ class FormatOptions:
     games_per_table: int = 1
     advance: int = 1
     seed: int = 0
+    tie_replays: int = 0
 
     @property
     def smallest(self) -> int:
@@ -90,6 +93,7 @@ class FormatOptions:
             "games_per_table": self.games_per_table,
             "advance": self.advance,
             "seed": self.seed,
+            "tie_replays": self.tie_replays,
         }
 
     @classmethod
@@ -289,8 +293,11 @@ class Format(Protocol):
     def plan(self, rows: Standings, number: int, options: FormatOptions) -> Round | None:
         """Round ``number`` (from 0), or None when the tournament is over."""
 
-    def advance(self, table: Table, points: dict[str, float], rows: Standings) -> set[str]:
-        """Who of ``table`` is eliminated after its games earned ``points``."""
+    def advance(
+        self, table: Table, points: dict[str, float], rows: Standings, options: FormatOptions
+    ) -> set[str]:
+        """Who of ``table`` is eliminated after its games earned ``points`` (``rows`` as
+        they are after the round)."""
 
     def ranking(self, rows: Standings) -> list[StandingRow]:
         """The final (or current) order of the field, best first."""
@@ -310,6 +317,11 @@ def _check_common(entrants: int, options: FormatOptions, what: str, seats: int =
         raise FormatError(f"players must be at most {MAX_SEATS}, got {p}")
     if lo > p:
         raise FormatError(f"min_players ({lo}) must not exceed players ({p})")
+    t = options.tie_replays
+    if isinstance(t, bool) or not isinstance(t, int) or t < 0:
+        raise FormatError(f"tie_replays must be an integer of at least 0, got {t!r}")
+    if t and (what != "knockout" or p != 2):
+        raise FormatError("tie_replays is for a two-seat knockout")
     r = options.rounds
     if r is not None and (isinstance(r, bool) or not isinstance(r, int) or r < 1):
         raise FormatError(f"rounds must be an integer of at least 1, got {r!r}")
@@ -405,7 +417,9 @@ class RoundRobin:
             byes=tuple(b for b in names if b not in seated),
         )
 
-    def advance(self, table: Table, points: dict[str, float], rows: Standings) -> set[str]:
+    def advance(
+        self, table: Table, points: dict[str, float], rows: Standings, options: FormatOptions
+    ) -> set[str]:
         return set()
 
     def ranking(self, rows: Standings) -> list[StandingRow]:
@@ -475,7 +489,9 @@ class Swiss:
         )
         return Round(number=number, tables=tables, byes=tuple(byes))
 
-    def advance(self, table: Table, points: dict[str, float], rows: Standings) -> set[str]:
+    def advance(
+        self, table: Table, points: dict[str, float], rows: Standings, options: FormatOptions
+    ) -> set[str]:
         return set()
 
     def ranking(self, rows: Standings) -> list[StandingRow]:
@@ -647,8 +663,16 @@ class Knockout:
         )
         return Round(number=number, tables=tables, byes=tuple(byes))
 
-    def advance(self, table: Table, points: dict[str, float], rows: Standings) -> set[str]:
+    def advance(
+        self, table: Table, points: dict[str, float], rows: Standings, options: FormatOptions
+    ) -> set[str]:
         order = sorted(table.bots, key=lambda b: (-points[b], rows[b].seed))
+        if options.tie_replays and len(order) == 2 and points[order[0]] == points[order[1]]:
+            # How often this pair's table was played, this round included: the rows count
+            # the finished games between them, and in a bracket they meet only here.
+            games = rows[order[0]].opponents.get(order[1], 0)
+            if math.ceil(games / options.games_per_table) <= options.tie_replays:
+                return set()  # nobody out: the bracket plays this table again
         return set(order[table.advance :])
 
     def ranking(self, rows: Standings) -> list[StandingRow]:
@@ -845,7 +869,7 @@ def record_round(
     for table in rnd.tables:
         if not table_played[table]:
             continue
-        for bot in fmt.advance(table, table_points[table], after):
+        for bot in fmt.advance(table, table_points[table], after, options):
             after[bot].eliminated = True
             after[bot].eliminated_in = number
     for row in after.values():

@@ -125,6 +125,7 @@ def plan_tournament(
     players: int | None = None,
     min_players: int | None = None,
     advance: int = 1,
+    tie_replays: int = 0,
     jobs: int = 1,
     options: dict[str, Any] | None = None,
 ) -> Plan:
@@ -163,6 +164,7 @@ def plan_tournament(
         games_per_table=games,
         advance=advance,
         seed=seed,
+        tie_replays=tie_replays,
     )
     total = formats.total_matches(format, len(bots), opts)
     return Plan(format, opts, n, formats.total_rounds(format, len(bots), opts), total)
@@ -215,6 +217,7 @@ def run_tournament(
     players: int | None = None,
     min_players: int | None = None,
     advance: int = 1,
+    tie_replays: int = 0,
     jobs: int = 1,
     options: dict[str, Any] | None = None,
     time: TimeControl | None = None,
@@ -240,6 +243,7 @@ def run_tournament(
         players=players,
         min_players=min_players,
         advance=advance,
+        tie_replays=tie_replays,
         jobs=jobs,
         options=options,
     )

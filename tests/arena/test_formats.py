@@ -60,9 +60,11 @@ def setups(draw: st.DrawFn, fmt: str, max_bots: int = 12) -> tuple[list[str], Fo
     smallest = draw(st.integers(lo_game, players))
     if fmt == "round-robin":
         smallest = players
-    advance = 1
+    advance, tie_replays = 1, 0
     if fmt == "knockout" and players > 2:
         advance = draw(st.integers(1, smallest - 1))
+    if fmt == "knockout" and players == 2:
+        tie_replays = draw(st.integers(0, 2))
     n = draw(st.integers(smallest, max_bots if players > 2 or fmt != "round-robin" else 9))
     options = FormatOptions(
         players=players,
@@ -71,6 +73,7 @@ def setups(draw: st.DrawFn, fmt: str, max_bots: int = 12) -> tuple[list[str], Fo
         games_per_table=draw(st.integers(1, 3)),
         advance=advance,
         seed=draw(st.integers(0, 2**40)),
+        tie_replays=tie_replays,
     )
     return NAMES[:n], options
 
@@ -258,7 +261,7 @@ def test_knockout_ends_with_one_winner(
     # Later exits rank higher.
     outs = [r.eliminated_in for r in order[1:]]
     assert outs == sorted(outs, reverse=True)
-    if not error_rate:
+    if not error_rate and not options.tie_replays:
         assert len(rounds) == total_rounds("knockout", len(bots), options)
         played = sum(len(r.matches) for r in rounds)
         assert played == total_matches("knockout", len(bots), options)
@@ -310,6 +313,28 @@ def test_knockout_level_tie_goes_to_the_better_seed() -> None:
     assert rows["top"].points == rows["low"].points == 1
     assert not rows["top"].eliminated and rows["low"].eliminated
     assert next_round("knockout", rows, 1, options) is None
+
+
+def test_knockout_level_tie_is_replayed_when_asked() -> None:
+    options = FormatOptions(players=2, games_per_table=2, tie_replays=1)
+    rows = new_standings(["top", "mid", "low"])
+    # Round 0: "top" waits (a bye); "mid" and "low" share a win each: level, played again.
+    rnd = next_round("knockout", rows, 0, options)
+    assert rnd is not None and rnd.byes == ("top",)
+    rows = record_round("knockout", rows, 0, [Result(m.bots, (1, 2)) for m in rnd.matches], options)
+    assert not any(r.eliminated for r in rows.values())
+    again = next_round("knockout", rows, 1, options)
+    assert again is not None and again.byes == ("top",)
+    assert [set(t.bots) for t in again.tables] == [{"mid", "low"}]
+    assert [m.seed for m in again.matches] != [m.seed for m in rnd.matches]  # new deals
+    # Level again: the one replay is spent, so the better seed goes through.
+    rows = record_round(
+        "knockout", rows, 1, [Result(m.bots, (1, 2)) for m in again.matches], options
+    )
+    assert rows["low"].eliminated and rows["low"].eliminated_in == 1
+    assert not rows["mid"].eliminated
+    final = next_round("knockout", rows, 2, options)
+    assert final is not None and {b for t in final.tables for b in t.bots} == {"top", "mid"}
 
 
 def test_knockout_table_whose_matches_all_failed_is_played_again() -> None:
@@ -409,6 +434,9 @@ def test_results_from_another_round_are_refused() -> None:
         ("knockout", 8, FormatOptions(rounds=3), "takes no number of rounds"),
         ("knockout", 8, FormatOptions(players=3, advance=3), "advance \\(3\\) must be below"),
         ("knockout", 8, FormatOptions(players=2, advance=2), "advances one per match"),
+        ("knockout", 8, FormatOptions(players=3, tie_replays=1), "for a two-seat knockout"),
+        ("swiss", 8, FormatOptions(tie_replays=1), "for a two-seat knockout"),
+        ("knockout", 8, FormatOptions(tie_replays=-1), "tie_replays must be"),
         ("swiss", 8, FormatOptions(players=3, min_players=4), "must not exceed players"),
         ("swiss", 8, FormatOptions(games_per_table=0), "games_per_table must be"),
         ("swiss", 8, FormatOptions(rounds=0), "rounds must be"),
