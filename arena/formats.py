@@ -779,16 +779,16 @@ def check_format(name: str, entrants: int, options: FormatOptions) -> None:
 
 
 def total_rounds(name: str, entrants: int, options: FormatOptions) -> int:
-    """How many rounds a field of ``entrants`` plays (knockout: unless a table whose every
-    match failed has to be played again)."""
+    """How many rounds a field of ``entrants`` plays (knockout: unless a table is played
+    again, because every match of it failed or, with ``tie_replays``, it ended level)."""
     fmt = get_format(name)
     fmt.check(entrants, options)
     return fmt.total_rounds(entrants, options)
 
 
 def total_matches(name: str, entrants: int, options: FormatOptions) -> int:
-    """How many matches a field of ``entrants`` plays (knockout: unless a table whose every
-    match failed has to be played again): for progress bars and limits."""
+    """How many matches a field of ``entrants`` plays (knockout: unless a table is played
+    again, as for :func:`total_rounds`): for progress bars and limits."""
     fmt = get_format(name)
     fmt.check(entrants, options)
     return fmt.total_matches(entrants, options)
