@@ -168,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="P",
-        help="seats per match (default: as many bots as the game seats)",
+        help="seats per match (default: round robin, as many bots as the game seats; Swiss "
+        "and knockout, the game's smallest table of two or more)",
     )
     p.add_argument(
         "--min-players",
@@ -184,6 +185,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         metavar="K",
         help="multiplayer knockout: how many of each table go through (default 1)",
+    )
+    p.add_argument(
+        "--tie-replays",
+        type=int,
+        default=0,
+        metavar="N",
+        help="two-seat knockout: play a table level on points again up to N times before "
+        "the better seed goes through (default 0)",
     )
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     p.add_argument(
@@ -411,6 +420,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         "players": args.players,
         "min_players": args.min_players,
         "advance": args.advance,
+        "tie_replays": args.tie_replays,
         "jobs": args.jobs,
         "options": _options(args.option),
     }

@@ -33,6 +33,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import combinations
 from typing import Any, Protocol
 
@@ -67,7 +68,9 @@ class FormatOptions:
     robin after that many rounds; knockout refuses it (it plays until one winner).
     ``games_per_table``: matches each table plays in its round, seats rotated (a multiple of
     the table size gives every bot every seat once). ``advance``: how many of each
-    multiplayer knockout table go through (fewer than ``min_players``).
+    multiplayer knockout table go through (fewer than ``min_players``). ``tie_replays``:
+    two-seat knockout, how many times a table level on points is played again before the
+    better seed goes through.
     """
 
     players: int = 2
@@ -76,6 +79,7 @@ class FormatOptions:
     games_per_table: int = 1
     advance: int = 1
     seed: int = 0
+    tie_replays: int = 0
 
     @property
     def smallest(self) -> int:
@@ -89,6 +93,7 @@ class FormatOptions:
             "games_per_table": self.games_per_table,
             "advance": self.advance,
             "seed": self.seed,
+            "tie_replays": self.tie_replays,
         }
 
     @classmethod
@@ -160,6 +165,22 @@ class StandingRow:
 
 
 Standings = Mapping[str, StandingRow]
+
+
+def standings_to_json(rows: Standings) -> list[dict[str, Any]]:
+    """All rows as a JSON list, by seeding (for one JSON field per tournament)."""
+    return [r.to_json() for r in _by_seed(rows.values())]
+
+
+def standings_from_json(data: Sequence[Mapping[str, Any]]) -> dict[str, StandingRow]:
+    """The rows back from :func:`standings_to_json`, checked: distinct bots, seeds 1..n."""
+    if isinstance(data, (str, bytes, Mapping)) or not isinstance(data, Sequence):
+        raise FormatError(f"standings must be a list of rows, got {type(data).__name__}")
+    rows = [StandingRow.from_json(d) for d in data]
+    out = {r.bot: r for r in rows}
+    if len(out) != len(rows):
+        raise FormatError("standings name a bot twice")
+    return _rows(out)
 
 
 @dataclass(frozen=True)
@@ -272,8 +293,11 @@ class Format(Protocol):
     def plan(self, rows: Standings, number: int, options: FormatOptions) -> Round | None:
         """Round ``number`` (from 0), or None when the tournament is over."""
 
-    def advance(self, table: Table, points: dict[str, float], rows: Standings) -> set[str]:
-        """Who of ``table`` is eliminated after its games earned ``points``."""
+    def advance(
+        self, table: Table, points: dict[str, float], rows: Standings, options: FormatOptions
+    ) -> set[str]:
+        """Who of ``table`` is eliminated after its games earned ``points`` (``rows`` as
+        they are after the round)."""
 
     def ranking(self, rows: Standings) -> list[StandingRow]:
         """The final (or current) order of the field, best first."""
@@ -293,6 +317,11 @@ def _check_common(entrants: int, options: FormatOptions, what: str, seats: int =
         raise FormatError(f"players must be at most {MAX_SEATS}, got {p}")
     if lo > p:
         raise FormatError(f"min_players ({lo}) must not exceed players ({p})")
+    t = options.tie_replays
+    if isinstance(t, bool) or not isinstance(t, int) or t < 0:
+        raise FormatError(f"tie_replays must be an integer of at least 0, got {t!r}")
+    if t and (what != "knockout" or p != 2):
+        raise FormatError("tie_replays is for a two-seat knockout")
     r = options.rounds
     if r is not None and (isinstance(r, bool) or not isinstance(r, int) or r < 1):
         raise FormatError(f"rounds must be an integer of at least 1, got {r!r}")
@@ -349,6 +378,10 @@ class RoundRobin:
 
     def check(self, entrants: int, options: FormatOptions) -> None:
         _check_common(entrants, options, "round robin", seats=1)  # solitaire: a score table
+        if options.smallest != options.players:
+            raise FormatError("a round robin plays full tables: it takes no min_players")
+        if options.advance != 1:
+            raise FormatError("advance is for a knockout: a round robin knocks nobody out")
         if entrants < options.players:
             raise FormatError(
                 f"a round robin of {options.players}-seat matches needs at least "
@@ -356,22 +389,12 @@ class RoundRobin:
             )
 
     def _rounds(self, names: list[str], options: FormatOptions) -> list[list[ScheduledMatch]]:
-        matches = round_robin(names, options.players, options.games_per_table, options.seed)
-        units: dict[frozenset[str], list[ScheduledMatch]] = {}
-        for m in matches:
-            units.setdefault(frozenset(m.bots), []).append(m)
-        rounds: list[list[ScheduledMatch]] = []
-        busy: list[set[str]] = []
-        for unit, games in units.items():
-            r = next((i for i, seated in enumerate(busy) if not seated & unit), len(busy))
-            if r == len(busy):
-                busy.append(set())
-                rounds.append([])
-            busy[r] |= unit
-            rounds[r].extend(replace(m, round=r) for m in games)
+        rounds = _packed_round_robin(
+            tuple(names), options.players, options.games_per_table, options.seed
+        )
         if options.rounds is not None:
             rounds = rounds[: options.rounds]
-        return rounds
+        return [list(r) for r in rounds]
 
     def total_rounds(self, entrants: int, options: FormatOptions) -> int:
         return len(self._rounds([f"e{i}" for i in range(entrants)], options))
@@ -394,11 +417,38 @@ class RoundRobin:
             byes=tuple(b for b in names if b not in seated),
         )
 
-    def advance(self, table: Table, points: dict[str, float], rows: Standings) -> set[str]:
+    def advance(
+        self, table: Table, points: dict[str, float], rows: Standings, options: FormatOptions
+    ) -> set[str]:
         return set()
 
     def ranking(self, rows: Standings) -> list[StandingRow]:
         return sorted(rows.values(), key=order_key)
+
+
+@lru_cache(maxsize=8)
+def _packed_round_robin(
+    names: tuple[str, ...], players: int, games: int, seed: int
+) -> tuple[tuple[ScheduledMatch, ...], ...]:
+    """``round_robin`` packed first fit into rounds: each combination (with all its games)
+    goes to the earliest round where none of its entrants is busy. Cached: every round of a
+    tournament asks for the same packing."""
+    units: dict[frozenset[str], list[ScheduledMatch]] = {}
+    for m in round_robin(list(names), players, games, seed):
+        units.setdefault(frozenset(m.bots), []).append(m)
+    rounds: list[list[ScheduledMatch]] = []
+    busy = dict.fromkeys(names, 0)  # a bitmask per entrant: bit r set = a table in round r
+    for unit, matches in units.items():
+        taken = 0
+        for b in unit:
+            taken |= busy[b]
+        r = (~taken & (taken + 1)).bit_length() - 1  # the lowest round free for all of them
+        if r == len(rounds):
+            rounds.append([])
+        for b in unit:
+            busy[b] |= 1 << r
+        rounds[r].extend(replace(m, round=r) for m in matches)
+    return tuple(tuple(r) for r in rounds)
 
 
 class Swiss:
@@ -413,6 +463,8 @@ class Swiss:
 
     def check(self, entrants: int, options: FormatOptions) -> None:
         _check_common(entrants, options, "Swiss tournament")
+        if options.advance != 1:
+            raise FormatError("advance is for a knockout: a Swiss tournament knocks nobody out")
 
     def total_rounds(self, entrants: int, options: FormatOptions) -> int:
         if options.rounds is not None:
@@ -437,7 +489,9 @@ class Swiss:
         )
         return Round(number=number, tables=tables, byes=tuple(byes))
 
-    def advance(self, table: Table, points: dict[str, float], rows: Standings) -> set[str]:
+    def advance(
+        self, table: Table, points: dict[str, float], rows: Standings, options: FormatOptions
+    ) -> set[str]:
         return set()
 
     def ranking(self, rows: Standings) -> list[StandingRow]:
@@ -501,31 +555,32 @@ def _swiss_tables(
 
 
 def _repeat_free(pool: list[StandingRow], sizes: list[int]) -> list[list[StandingRow]] | None:
-    """Depth-first, top of the standings first, candidates in standings order: the first
-    partition into ``sizes`` with no two table-mates who met before (None if none exists, or
-    if the budget ran out)."""
+    """Depth-first, top of the standings first, candidates in standings order, larger tables
+    first: the first split into tables of ``sizes`` (in any order) with no two table-mates
+    who met before (None if there is none, or if the budget ran out)."""
     budget = [SEARCH_BUDGET]
 
-    def search(rest: list[StandingRow], k: int) -> list[list[StandingRow]] | None:
+    def search(rest: list[StandingRow], left: Counter[int]) -> list[list[StandingRow]] | None:
         if not rest:
             return []
         head, others = rest[0], rest[1:]
         fresh = [r for r in others if not _met(head, r)]
-        for combo in combinations(fresh, sizes[k] - 1):
-            budget[0] -= 1
-            if budget[0] < 0:
-                return None
-            if any(_met(a, b) for a, b in combinations(combo, 2)):
-                continue
-            taken = {r.bot for r in combo}
-            tail = search([r for r in others if r.bot not in taken], k + 1)
-            if tail is not None:
-                return [[head, *combo], *tail]
-            if budget[0] < 0:
-                return None
+        for size in sorted((s for s, k in left.items() if k), reverse=True):
+            for combo in combinations(fresh, size - 1):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return None
+                if any(_met(a, b) for a, b in combinations(combo, 2)):
+                    continue
+                taken = {r.bot for r in combo}
+                tail = search([r for r in others if r.bot not in taken], left - Counter([size]))
+                if tail is not None:
+                    return [[head, *combo], *tail]
+                if budget[0] < 0:
+                    return None
         return None
 
-    return search(pool, 0)
+    return search(pool, Counter(sizes))
 
 
 def _fewest_repeats(pool: list[StandingRow], sizes: list[int]) -> list[list[StandingRow]]:
@@ -608,8 +663,16 @@ class Knockout:
         )
         return Round(number=number, tables=tables, byes=tuple(byes))
 
-    def advance(self, table: Table, points: dict[str, float], rows: Standings) -> set[str]:
+    def advance(
+        self, table: Table, points: dict[str, float], rows: Standings, options: FormatOptions
+    ) -> set[str]:
         order = sorted(table.bots, key=lambda b: (-points[b], rows[b].seed))
+        if options.tie_replays and len(order) == 2 and points[order[0]] == points[order[1]]:
+            # How often this pair's table was played, this round included: the rows count
+            # the finished games between them, and in a bracket they meet only here.
+            games = rows[order[0]].opponents.get(order[1], 0)
+            if math.ceil(games / options.games_per_table) <= options.tie_replays:
+                return set()  # nobody out: the bracket plays this table again
         return set(order[table.advance :])
 
     def ranking(self, rows: Standings) -> list[StandingRow]:
@@ -716,16 +779,16 @@ def check_format(name: str, entrants: int, options: FormatOptions) -> None:
 
 
 def total_rounds(name: str, entrants: int, options: FormatOptions) -> int:
-    """How many rounds a field of ``entrants`` plays (knockout: unless a table whose every
-    match failed has to be played again)."""
+    """How many rounds a field of ``entrants`` plays (knockout: unless a table is played
+    again, because every match of it failed or, with ``tie_replays``, it ended level)."""
     fmt = get_format(name)
     fmt.check(entrants, options)
     return fmt.total_rounds(entrants, options)
 
 
 def total_matches(name: str, entrants: int, options: FormatOptions) -> int:
-    """How many matches a field of ``entrants`` plays (knockout: unless a table whose every
-    match failed has to be played again): for progress bars and limits."""
+    """How many matches a field of ``entrants`` plays (knockout: unless a table is played
+    again, as for :func:`total_rounds`): for progress bars and limits."""
     fmt = get_format(name)
     fmt.check(entrants, options)
     return fmt.total_matches(entrants, options)
@@ -748,6 +811,7 @@ def record_round(
     number: int,
     results: Sequence[Result],
     options: FormatOptions,
+    planned: Round | None = None,
 ) -> dict[str, StandingRow]:
     """The rows after round ``number``, from the rows before it and its matches' results.
 
@@ -755,10 +819,16 @@ def record_round(
     matches count as not played. Points, wins, matches, opponents and seats move for finished
     matches, byes for the round's byes; Buchholz is recomputed for everyone; a knockout
     table's losers are eliminated (a table none of whose matches finished eliminates nobody,
-    and is played again in the next round)."""
+    and is played again in the next round).
+
+    ``planned`` is the round as :func:`next_round` gave it for these rows, if the caller still
+    holds it: it saves planning the round again (a two-seat Swiss round of a few hundred
+    entrants takes seconds, see docs/benchmarks.md)."""
     fmt = get_format(name)
     before = _rows(rows)
-    rnd = next_round(name, before, number, options)
+    if planned is not None and planned.number != number:
+        raise FormatError(f"the planned round is round {planned.number}, not {number}")
+    rnd = planned if planned is not None else next_round(name, before, number, options)
     if rnd is None:
         raise FormatError(f"round {number} of this {name} tournament does not exist")
     after = {
@@ -799,7 +869,7 @@ def record_round(
     for table in rnd.tables:
         if not table_played[table]:
             continue
-        for bot in fmt.advance(table, table_points[table], after):
+        for bot in fmt.advance(table, table_points[table], after, options):
             after[bot].eliminated = True
             after[bot].eliminated_in = number
     for row in after.values():

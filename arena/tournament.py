@@ -125,24 +125,33 @@ def plan_tournament(
     players: int | None = None,
     min_players: int | None = None,
     advance: int = 1,
+    tie_replays: int = 0,
     jobs: int = 1,
     options: dict[str, Any] | None = None,
 ) -> Plan:
     """Check everything before any match starts: bots, game options, the table size in the
-    game's range and the format's own rules. Swiss and knockout tables may shrink down to
-    ``min_players`` (default: the game's smallest table of two or more) so that the field
-    splits evenly; a round robin plays tables of exactly ``players``."""
+    game's range and the format's own rules. ``players`` defaults to as many bots as the game
+    seats for a round robin, and to the game's smallest table of two or more for Swiss and
+    knockout. Swiss and knockout tables may shrink down to ``min_players`` (default: the
+    game's smallest table of two or more) so that the field splits evenly; a round robin
+    plays tables of exactly ``players``."""
     for b in bots:
         parse_bot_spec(b, game)
     registry.get_game(game).check_options(dict(options or {}))
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
-    n = table_size(game, len(bots), players)
     g = registry.get_game(game)
+    if players is None and format != "round-robin":
+        # Swiss and knockout meet at the game's smallest real table: more rounds, more
+        # different opponents; "as many as the game seats" would put a small field at one table.
+        players = max(2, g.min_players)
+    n = table_size(game, len(bots), players)
     if min_players is None:
         smallest = n if format == "round-robin" else min(n, max(2, g.min_players))
     else:
         smallest = min_players
+        if format == "round-robin":
+            raise GameError("a round robin plays full tables: it takes no min_players")
         if not g.min_players <= smallest <= n:
             raise GameError(
                 f"min_players must be from {g.min_players} (the game's least) to the table "
@@ -155,6 +164,7 @@ def plan_tournament(
         games_per_table=games,
         advance=advance,
         seed=seed,
+        tie_replays=tie_replays,
     )
     total = formats.total_matches(format, len(bots), opts)
     return Plan(format, opts, n, formats.total_rounds(format, len(bots), opts), total)
@@ -207,6 +217,7 @@ def run_tournament(
     players: int | None = None,
     min_players: int | None = None,
     advance: int = 1,
+    tie_replays: int = 0,
     jobs: int = 1,
     options: dict[str, Any] | None = None,
     time: TimeControl | None = None,
@@ -232,6 +243,7 @@ def run_tournament(
         players=players,
         min_players=min_players,
         advance=advance,
+        tie_replays=tie_replays,
         jobs=jobs,
         options=options,
     )
@@ -287,6 +299,7 @@ def run_tournament(
                 len(played),
                 [_result(m, o) for m, o in zip(rnd.matches, results, strict=True)],
                 plan.options,
+                planned=rnd,
             )
             schedule.extend(rnd.matches)
             outcomes.extend(results)

@@ -217,6 +217,8 @@ def test_swiss_in_parallel_is_the_same_tournament(pair_game):
         (["--format", "swiss", "--rounds", "0"], "rounds must be"),
         (["--format", "knockout", "--players", "2", "--advance", "2"], "one per match"),
         (["--format", "league"], "invalid choice"),
+        (["--advance", "2"], "knocks nobody out"),
+        (["--format", "swiss", "--tie-replays", "1"], "for a two-seat knockout"),
     ],
 )
 def test_cli_refuses_bad_format_input(capsys, pair_game, extra, needle):
