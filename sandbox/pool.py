@@ -64,21 +64,23 @@ IO_DIR = "/run/arena"
 #: what the loader writes once its interpreter is up; never reaches the referee
 HELLO = b"meeple-arena-pool-ready\n"
 #: The loader, run as ``python3 -I -S -c LOADER`` (isolated, no site: about 10 ms to start).
-#: It opens its FIFOs, says hello, waits for the entry line (reading one byte at a time, so
-#: that nothing after it, the referee's ``start``, is swallowed), makes the FIFOs its stdin,
-#: stdout and stderr, and execs the bot.
+#: It holds its stdin FIFO open read-write (so that our open for writing never finds it
+#: without a reader, and its reads block instead of seeing an end), says hello, waits for the
+#: entry line (one byte at a time, so that nothing after it, the referee's ``start``, is
+#: swallowed), reopens stdin read-only (we hold the writing end by then) and drops its own
+#: writer (so the bot sees the end of its input when we close ours), makes the FIFOs its
+#: stdin, stdout and stderr, and execs the bot.
 LOADER = f"""\
 import os
+w = os.open('{IO_DIR}/stdin', os.O_RDWR)
 o = os.open('{IO_DIR}/stdout', os.O_WRONLY)
 e = os.open('{IO_DIR}/stderr', os.O_WRONLY)
 os.write(o, {HELLO!r})
-i = os.open('{IO_DIR}/stdin', os.O_RDONLY)
 b = b''
 while not b.endswith(b'\\n'):
-    c = os.read(i, 1)
-    if not c:
-        raise SystemExit(0)
-    b += c
+    b += os.read(w, 1)
+i = os.open('{IO_DIR}/stdin', os.O_RDONLY)
+os.close(w)
 for fd, std in ((i, 0), (o, 1), (e, 2)):
     os.dup2(fd, std)
     os.close(fd)
