@@ -433,10 +433,10 @@ class DockerBot(BotProcess):
         self.pooled = False
 
     # -- talking -------------------------------------------------------------------------
-    def send_line(self, line: str, timeout_s: float = 5.0) -> None:
+    def send_line(self, line: str | bytes, timeout_s: float = 5.0) -> None:
         if self.closed or self._socket_closed:
             raise BotGone("closed")
-        data = memoryview(line.encode("utf-8") + b"\n")
+        data = memoryview((line if isinstance(line, bytes) else line.encode("utf-8")) + b"\n")
         deadline = time.monotonic() + timeout_s
         while data:
             try:

@@ -36,6 +36,7 @@ import atexit
 import contextlib
 import errno
 import logging
+import math
 import os
 import select
 import shutil
@@ -356,6 +357,7 @@ class PooledBot(BotProcess):
         self._lines = LineBuffer(limits.max_line_bytes)
         self._stderr = CappedText(limits.stderr_cap_bytes)
         self._hello = bytearray()
+        self._poll: select.poll | None = None
         self._out_eof = False
         self._err_eof = False
         self._fds_closed = False
@@ -406,10 +408,10 @@ class PooledBot(BotProcess):
         self.send_line(entry)
 
     # -- talking -------------------------------------------------------------------------------
-    def send_line(self, line: str, timeout_s: float = 5.0) -> None:
+    def send_line(self, line: str | bytes, timeout_s: float = 5.0) -> None:
         if self.closed or self._in < 0:
             raise BotGone("closed")
-        data = memoryview(line.encode("utf-8") + b"\n")
+        data = memoryview((line if isinstance(line, bytes) else line.encode("utf-8")) + b"\n")
         deadline = time.monotonic() + timeout_s
         while data:
             try:
@@ -426,6 +428,9 @@ class PooledBot(BotProcess):
             select.select([], [self._in], [], left)
 
     def read_line(self, timeout_s: float) -> str | None:
+        line = self._lines.pop()
+        if line is not None:
+            return line
         deadline = time.monotonic() + max(0.0, timeout_s)
         while True:
             line = self._lines.pop()
@@ -439,21 +444,28 @@ class PooledBot(BotProcess):
 
     def _pump(self, timeout_s: float) -> bool:
         """Wait up to ``timeout_s`` for output and take it in. False if none came."""
-        fds = [self._out] if self._err_eof else [self._out, self._err]
-        ready, _, _ = select.select(fds, [], [], max(0.0, timeout_s))
-        if self._err in ready:
-            self._drain_err()
-        if self._out in ready:
+        if self._poll is None:
+            self._poll = select.poll()  # one for the whole match: cheaper than select()
+            self._poll.register(self._out, select.POLLIN)
+            if not self._err_eof:
+                self._poll.register(self._err, select.POLLIN)
+        # poll() takes milliseconds: round up, never wait less than asked
+        ready = self._poll.poll(max(0, math.ceil(timeout_s * 1000)))
+        for fd, _event in ready:
+            if fd == self._err:
+                self._drain_err()
+                continue
             try:
                 data = os.read(self._out, 1 << 16)
             except BlockingIOError:
-                return True
+                continue
             except OSError:
                 data = b""
             if data:
                 self._lines.feed(data)
             else:
                 self._out_eof = True
+                self._poll.unregister(self._out)
         return bool(ready)
 
     def _drain_err(self) -> None:
@@ -469,6 +481,9 @@ class PooledBot(BotProcess):
                 data = b""
             if not data:
                 self._err_eof = True
+                if self._poll is not None:
+                    with contextlib.suppress(KeyError, ValueError):
+                        self._poll.unregister(self._err)
                 return
             self._stderr.feed(data)
 
