@@ -221,3 +221,37 @@ def test_pool_size_setting(monkeypatch) -> None:
     assert DockerSandbox().pool is None  # off by default: no container started in advance
     monkeypatch.setenv("ARENA_DOCKER_POOL", "3")
     assert DockerSandbox().pool_size == 3
+
+
+def _fill_and_die(limits: Limits) -> None:  # in a child process
+    import os
+    import signal
+
+    sb = DockerSandbox(pool_size=1)
+    assert sb.pool is not None and sb.pool.wait_full(limits, 120)
+    os.kill(os.getpid(), signal.SIGKILL)  # a worker killed: no clean-up of its own
+
+
+def test_the_reaper_finds_a_dead_workers_pool(pooled, prepared) -> None:
+    import multiprocessing as mp
+
+    child = mp.get_context("spawn").Process(target=_fill_and_die, args=(LIMITS,))
+    child.start()
+    child.join(180)
+    assert child.exitcode == -9
+    mine = worker_id().split(":")[0]
+    orphans = [
+        c
+        for c in pooled._list({"pool": "1"})
+        if c.labels[f"{LABEL}.worker"].startswith(f"{mine}:{child.pid}:")
+    ]
+    assert len(orphans) == 1
+    assert pooled.reap_orphans() >= 1
+    assert not {c.id for c in orphans} & {c.id for c in pooled._list({"pool": "1"})}
+    # this worker's own idle containers are alive and well
+    assert pooled.pool.idle(LIMITS) == 2
+    bot = pooled.start(prepared(BOTS / "echo.py"), labels={"test": "1"}, limits=LIMITS)
+    assert isinstance(bot, PooledBot)
+    bot.send_line("{}")
+    assert bot.read_line(30) == '{"echo": {}}'
+    bot.close()
