@@ -621,6 +621,26 @@ def _put_code(src: Path, dest: Path) -> None:
                 shutil.copy2(s, t, follow_symlinks=False)
 
 
+def _forget_after_fork() -> None:
+    """In a forked child (a Celery pool process): the parent's pools, their threads and
+    containers are the parent's. Drop them here, closing only our copies of their FIFO ends."""
+    from sandbox.docker import _LIVE
+
+    for bot in list(_LIVE):
+        if isinstance(bot, PooledBot):
+            bot._fds_closed = True
+            for fd in (bot._in, bot._out, bot._err):
+                if fd >= 0:
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            bot.closed = True  # never closed (so never removed) from here
+            _LIVE.discard(bot)
+    _POOLS.clear()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
 @atexit.register
 def _shutdown_pools() -> None:
     """Before sandbox.docker's own exit hook (atexit runs last-registered first): stop every

@@ -255,3 +255,24 @@ def test_the_reaper_finds_a_dead_workers_pool(pooled, prepared) -> None:
     bot.send_line("{}")
     assert bot.read_line(30) == '{"echo": {}}'
     bot.close()
+
+
+def test_a_forked_child_leaves_the_parents_pool_alone(pooled, prepared) -> None:
+    import os
+
+    from sandbox import pool as pool_module
+    from sandbox.docker import _LIVE
+
+    pid = os.fork()  # as Celery's prefork pool does after the parent made a sandbox
+    if pid == 0:
+        ok = not pool_module._POOLS and not any(isinstance(b, PooledBot) for b in list(_LIVE))
+        ok = ok and pooled.pool is not None and pooled.pool.idle(LIMITS) == 0  # its own, empty
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert pooled.pool is not None and pooled.pool.idle(LIMITS) == 2  # the parent's, untouched
+    bot = pooled.start(prepared(BOTS / "echo.py"), labels={"test": "1"}, limits=LIMITS)
+    assert isinstance(bot, PooledBot)
+    bot.send_line("{}")
+    assert bot.read_line(30) == '{"echo": {}}'
+    bot.close()
