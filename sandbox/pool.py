@@ -622,17 +622,15 @@ def _put_code(src: Path, dest: Path) -> None:
 
 
 def _forget_after_fork() -> None:
-    """In a forked child (a Celery pool process): the parent's pools, their threads and
-    containers are the parent's. Drop them here, closing only our copies of their FIFO ends."""
+    """In a forked child (a Celery pool process; also a process-backend bot between fork and
+    exec, where Python runs these hooks): the parent's pools, their threads and containers
+    are the parent's. Forget them, touching no file descriptor (a closed bot's numbers may
+    already belong to something else, e.g. the pipes of the child being started)."""
     from sandbox.docker import _LIVE
 
     for bot in list(_LIVE):
         if isinstance(bot, PooledBot):
-            bot._fds_closed = True
-            for fd in (bot._in, bot._out, bot._err):
-                if fd >= 0:
-                    with contextlib.suppress(OSError):
-                        os.close(fd)
+            bot._fds_closed = True  # never read, written or closed from here
             bot.closed = True  # never closed (so never removed) from here
             _LIVE.discard(bot)
     _POOLS.clear()

@@ -276,3 +276,19 @@ def test_a_forked_child_leaves_the_parents_pool_alone(pooled, prepared) -> None:
     bot.send_line("{}")
     assert bot.read_line(30) == '{"echo": {}}'
     bot.close()
+
+
+def test_process_bots_start_while_pooled_containers_are_in_use(pooled, prepared) -> None:
+    # Python runs fork hooks in a child started with preexec_fn (the process backend): the
+    # pool's must not close descriptors there that now belong to the child's own pipes.
+    from sandbox.process import ProcessSandbox
+
+    code = prepared(BOTS / "echo.py")
+    warm = pooled.start(code, labels={"test": "1"}, limits=LIMITS)
+    warm.close(grace_s=0)  # closed, its removal pending: its old fd numbers get reused
+    process = ProcessSandbox()
+    for _ in range(3):
+        with process.start(code, labels={"test": "1"}, limits=LIMITS) as bot:
+            bot.send_line("{}")
+            assert bot.read_line(30) == '{"echo": {}}'
+    assert pooled.settle(60)
