@@ -14,9 +14,11 @@ far more than a short match. The pool takes both off the match's path:
   the same process, command, user, environment and folder as a cold container's bot. Then the
   referee sends ``start``, exactly as for a cold container: ``start_ms`` is unchanged for
   bots (their interpreter starts after ``start`` is on its way, as before).
+  A container taken is replaced at once, in the background. With nothing idle, a seat waits for
+  a container already on its way, and starts one the cold way only when more seats ask than
+  are coming (or the pool cannot fill).
 - **After the match**: the container is never reused. ``close()`` closes the pipe and hands it
-  to a background remover (which first reads its exit state from the engine); the pool starts a
-  fresh one in the background.
+  to a background remover (which first reads its exit state from the engine).
 
 Why a host folder and not ``put_archive``: the engine (20.10) refuses to write into a
 read-only container's tmpfs (measured: HTTP 500), and a loader that unpacked code sent over
@@ -122,6 +124,7 @@ class WarmPool:
         self._lock = threading.Condition()
         self._idle: dict[Limits, deque[_Slot]] = {}
         self._filling: dict[Limits, int] = {}
+        self._waiting: dict[Limits, int] = {}  # seats in acquire() waiting for a fill
         self._used: dict[Limits, float] = {}  # last demand per limits: refill only those
         self._pending_removals = 0
         self._closing = False
@@ -135,18 +138,33 @@ class WarmPool:
 
     # -- the match's path ----------------------------------------------------------------------
     def acquire(self, code: BotCode, labels: dict[str, str], limits: Limits) -> PooledBot | None:
-        """A warm container running ``code``, or None when none is idle (the caller starts
-        one the cold way, and the pool refills meanwhile). Never waits for the engine."""
+        """A warm container running ``code``, or None when none is idle and none is on its
+        way (the caller starts one the cold way, and the pool refills meanwhile). A container
+        already being started for the pool is waited for rather than a second one started
+        beside it: it is further along, and the engine is not asked for two at once."""
         if not code.entry or "\n" in code.entry or "/" in code.entry:
             raise SandboxError(f"bad entry file name {code.entry!r}")
+        deadline = time.monotonic() + self.sandbox.api_timeout_s
         while True:
             with self._lock:
                 self._used[limits] = time.monotonic()
-                queue = self._idle.get(limits)
+                self._top_up(limits)
+                queue = self._idle.setdefault(limits, deque())
+                self._waiting[limits] = self._waiting.get(limits, 0) + 1
+                try:
+                    # wait only for a fill no earlier waiter will take
+                    while (
+                        not queue
+                        and self._filling.get(limits, 0) >= self._waiting[limits]
+                        and not self._closing
+                        and (left := deadline - time.monotonic()) > 0
+                    ):
+                        self._lock.wait(left)
+                finally:
+                    self._waiting[limits] -= 1
                 slot = queue.popleft() if queue else None
                 if slot is None:
                     self.misses += 1
-                    self._top_up(limits)
                     return None
             bot = slot.bot
             if time.monotonic() - slot.born > self.max_idle_s or not bot.idle_alive():
@@ -186,19 +204,22 @@ class WarmPool:
 
     def _fill_one(self, limits: Limits) -> None:
         bot = None
+        failed = False
         try:
             bot = self._start_one(limits)
         except Exception as e:  # the engine is down or refused: acquire() falls back to cold
             log.warning("cannot start a warm bot container: %s", e)
-            time.sleep(1.0)  # do not spin against a failing engine
+            failed = True
         with self._lock:
             self._filling[limits] -= 1
             if bot is not None and not self._closing:
                 self._idle.setdefault(limits, deque()).append(_Slot(bot))
-                self._lock.notify_all()
                 bot = None
+            self._lock.notify_all()  # waiters: a container, or one fewer on its way
         if bot is not None:  # the pool closed meanwhile
             bot.close(grace_s=0)
+        if failed:
+            time.sleep(1.0)  # this filler thread does not spin against a failing engine
 
     def _start_one(self, limits: Limits) -> PooledBot:
         from sandbox.docker import _LIVE, _LIVE_LOCK
@@ -266,7 +287,7 @@ class WarmPool:
 
     # -- removal -------------------------------------------------------------------------------
     def discard(self, bot: PooledBot) -> None:
-        """Remove a closed bot's container in the background, then refill; here and now
+        """Remove a closed bot's container in the background (then top the pools up); here and now
         when no thread can be started (interpreter exit)."""
         with self._lock:
             self._pending_removals += 1
@@ -316,6 +337,7 @@ class WarmPool:
             self._closing = True
             slots = [s for q in self._idle.values() for s in q]
             self._idle.clear()
+            self._lock.notify_all()
         self._filler.shutdown(wait=True)  # a fill in progress ends in close()
         for slot in slots:
             slot.bot.sync_removal = True

@@ -164,10 +164,15 @@ def test_reap_by_match_finds_pooled_containers(pooled, prepared) -> None:
     b.close()
 
 
-def test_an_empty_pool_falls_back_to_a_cold_start(prepared) -> None:
+def test_a_pool_that_cannot_fill_falls_back_to_cold_starts(prepared, monkeypatch) -> None:
     docker_or_fail()
     sb = DockerSandbox(pool_size=1)
     assert sb.pool is not None
+
+    def refuse(limits):  # e.g. the slot folder's disk is full
+        raise SandboxError("no room for a slot folder")
+
+    monkeypatch.setattr(sb.pool, "_start_one", refuse)
     try:
         bot = sb.start(
             prepared(BOTS / "echo.py"), labels={"test": "1", "match": "pool-miss"}, limits=LIMITS
@@ -178,7 +183,22 @@ def test_an_empty_pool_falls_back_to_a_cold_start(prepared) -> None:
         assert bot.read_line(30) == '{"echo": {}}'
         bot.close()
         assert sb.pool.misses == 1
-        assert sb.pool.wait_full(LIMITS, 120)  # ...and the miss started a refill
+    finally:
+        sb.pool.shutdown()
+
+
+def test_a_seat_waits_for_a_container_on_its_way(prepared) -> None:
+    docker_or_fail()
+    sb = DockerSandbox(pool_size=1)
+    assert sb.pool is not None
+    try:
+        # the first match of a worker: nothing idle, the pool starts one and the seat takes it
+        bot = sb.start(prepared(BOTS / "echo.py"), labels={"test": "1"}, limits=LIMITS)
+        assert isinstance(bot, PooledBot)
+        bot.send_line("{}")
+        assert bot.read_line(30) == '{"echo": {}}'
+        bot.close()
+        assert (sb.pool.hits, sb.pool.misses) == (1, 0)
     finally:
         sb.pool.shutdown()
 
