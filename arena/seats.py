@@ -142,7 +142,7 @@ class ProgramSeat(Seat):
         if self.retired:
             return
         try:
-            self.process.send_line(p.encode(message))
+            self.process.send_line(p.encode_bytes(message))
         except BotGone as err:
             self._gone(turn, err)
 
@@ -193,7 +193,7 @@ class ProgramSeat(Seat):
         if self.retired:
             return Choice(index=0, default=True)
         time_left_ms = self.move_ms + int(self.bank_ms)
-        line = p.encode(p.act_message(turn, self.seat, observation, legal, time_left_ms))
+        line = p.encode_bytes(p.act_message(turn, self.seat, observation, legal, time_left_ms))
         stale = 0
         t0 = time.perf_counter()
         deadline = t0 + time_left_ms / 1000

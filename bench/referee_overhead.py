@@ -6,6 +6,10 @@ the engine alone (legal actions, observation, apply) in-process, then full match
 the referee with the process sandbox. The referee's own cost is what is left:
 referee - engine - floor. One process per seat for the whole match in all runs.
 
+Wall-clock figures include waiting for the bot, so on a busy machine they carry its scheduling
+noise; the CPU columns count only this process's own time (the floor's writes and reads; the
+referee's encoding, checks, bookkeeping, engine and I/O), which load hardly changes.
+
     python bench/referee_overhead.py [--game trnd] [--matches 5] [--seed 1]
 """
 
@@ -45,6 +49,22 @@ for line in sys.stdin:
 """
 
 
+def _use_root(root: Path) -> None:
+    """Re-import the arena, games and sandbox packages from ``root``."""
+    global protocol, TimeControl, run_match, registry, ProcessSandbox, bot_python
+    for name in list(sys.modules):
+        if name.split(".")[0] in {"arena", "games", "sandbox"}:
+            del sys.modules[name]
+    sys.path.insert(0, str(root.resolve()))
+    import arena.protocol as protocol
+    import arena.referee as referee
+    import games.registry as registry
+    import sandbox.process as process
+
+    TimeControl, run_match = referee.TimeControl, referee.run_match
+    ProcessSandbox, bot_python = process.ProcessSandbox, process.bot_python
+
+
 def act_lines(game: str, players: int, seed: int) -> list[str]:
     """The encoded act messages of a first-action match: what the referee would send."""
     state = registry.get_game(game).new_game(players, seed)
@@ -58,22 +78,23 @@ def act_lines(game: str, players: int, seed: int) -> list[str]:
     return lines
 
 
-def engine_us(game: str, players: int, seed: int) -> tuple[float, int]:
-    """Microseconds per decision of the engine alone, as the referee drives it."""
+def engine_us(game: str, players: int, seed: int) -> tuple[float, float]:
+    """Microseconds per decision of the engine alone, as the referee drives it: wall, CPU."""
     state = registry.get_game(game).new_game(players, seed)
     n = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     while not state.is_over():
         seat = state.current_seat()
         legal = state.legal_actions()
         state.observation(seat)
         state.apply(legal[0])
         n += 1
-    return (time.perf_counter() - t0) * 1e6 / n, n
+    return (time.perf_counter() - t0) * 1e6 / n, (time.process_time() - c0) * 1e6 / n
 
 
-def pipe_floor_us(bot: Path, lines: list[str]) -> float:
-    """Microseconds per round trip of a raw pipe: write a pre-encoded line, read one back."""
+def pipe_floor_us(bot: Path, lines: list[str]) -> tuple[float, float]:
+    """Microseconds per round trip of a raw pipe, wall and this process's CPU: write a
+    pre-encoded line, read one back."""
     proc = subprocess.Popen(
         [bot_python(), "-u", str(bot)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
     )
@@ -83,11 +104,12 @@ def pipe_floor_us(bot: Path, lines: list[str]) -> float:
     try:
         proc.stdin.write(b'{"type": "start"}\n')
         out.readline()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         for chunk in data:
             proc.stdin.write(chunk)
             out.readline()
-        return (time.perf_counter() - t0) * 1e6 / len(data)
+        n = len(data)
+        return (time.perf_counter() - t0) * 1e6 / n, (time.process_time() - c0) * 1e6 / n
     finally:
         proc.stdin.close()
         proc.wait(timeout=5)
@@ -95,20 +117,23 @@ def pipe_floor_us(bot: Path, lines: list[str]) -> float:
 
 def referee_us(
     bot: Path, game: str, players: int, seed: int, sandbox: ProcessSandbox
-) -> tuple[float, int]:
-    """Microseconds per decision through the referee: a full match minus a one-decision
-    match (which holds the process starts and ends), divided by the decisions between."""
+) -> tuple[float, float, int]:
+    """Microseconds per decision through the referee, wall and this process's CPU: a full
+    match minus a one-decision match (which holds the process starts and ends), divided by
+    the decisions between."""
     bots = [str(bot)] * players
     tc = TimeControl(start_ms=10000, move_ms=5000, bank_ms=0)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     short = run_match(game, bots, seed=seed, time=tc, sandbox=sandbox, max_decisions=1)
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     full = run_match(game, bots, seed=seed, time=tc, sandbox=sandbox)
-    t2 = time.perf_counter()
+    t2, c2 = time.perf_counter(), time.process_time()
     assert short.ok and full.ok, (short.error, full.error)
     assert all(s.status == "ok" for s in full.seats), [s.faults for s in full.seats]
     n = len(full.replay["decisions"])
-    return ((t2 - t1) - (t1 - t0)) * 1e6 / (n - 1), n
+    wall = ((t2 - t1) - (t1 - t0)) * 1e6 / (n - 1)
+    cpu = ((c2 - c1) - (c1 - c0)) * 1e6 / (n - 1)
+    return wall, cpu, n
 
 
 def median(values: list[float]) -> float:
@@ -123,11 +148,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=5, help="matches measured (median)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--root",
+        type=Path,
+        help="measure the referee of another checkout (e.g. main, for a before/after table)",
+    )
+    parser.add_argument(
         "--bwrap",
         action="store_true",
         help="run the referee's bots under bubblewrap (default: plain processes, like the floor)",
     )
     args = parser.parse_args(argv)
+    if args.root:
+        _use_root(args.root)
     game = registry.get_game(args.game)
     players = max(game.min_players, 2)
     sandbox = ProcessSandbox(use_bwrap=args.bwrap)
@@ -136,28 +168,42 @@ def main(argv: list[str] | None = None) -> int:
         bot.write_text(BOT)
         os.chmod(tmp, 0o755)
         os.chmod(bot, 0o644)
-        floor, engine, referee, decisions = [], [], [], []
+        floor, floor_cpu, engine, referee, referee_cpu, decisions = [], [], [], [], [], []
+        engine_cpu: list[float] = []
         for k in range(args.matches):
             seed = args.seed + k
             lines = act_lines(args.game, players, seed)
-            floor.append(pipe_floor_us(bot, lines))
-            e, _ = engine_us(args.game, players, seed)
+            fw, fc = pipe_floor_us(bot, lines)
+            floor.append(fw)
+            floor_cpu.append(fc)
+            e, ec = engine_us(args.game, players, seed)
             engine.append(e)
-            r, n = referee_us(bot, args.game, players, seed, sandbox)
+            engine_cpu.append(ec)
+            r, rc, n = referee_us(bot, args.game, players, seed, sandbox)
             referee.append(r)
+            referee_cpu.append(rc)
             decisions.append(n)
     f, e, r = median(floor), median(engine), median(referee)
+    fc, ec, rc = median(floor_cpu), median(engine_cpu), median(referee_cpu)
     own = max(0.0, r - e - f)
+    own_cpu = max(0.0, rc - ec - fc)
     table = Table(
         title=f"referee overhead per decision: {args.game}, {players} seats, "
         f"{args.matches} matches (median), {sandbox.describe()}"
     )
-    for col in ("what", "µs per decision", "× floor"):
+    for col in ("what", "wall µs", "× floor", "CPU µs (this process)"):
         table.add_column(col, justify="left" if col == "what" else "right")
-    table.add_row("floor: raw pipe round trip, same bot program", f"{f:.1f}", "1.00")
-    table.add_row("engine alone (legal, observation, apply)", f"{e:.1f}", f"{e / f:.2f}")
-    table.add_row("referee, whole decision", f"{r:.1f}", f"{r / f:.2f}")
-    table.add_row("referee's own cost (referee - engine - floor)", f"{own:.1f}", f"{own / f:.2f}")
+    table.add_row("floor: raw pipe round trip, same bot program", f"{f:.1f}", "1.00", f"{fc:.1f}")
+    table.add_row(
+        "engine alone (legal, observation, apply)", f"{e:.1f}", f"{e / f:.2f}", f"{e:.1f}"
+    )
+    table.add_row("referee, whole decision", f"{r:.1f}", f"{r / f:.2f}", f"{rc:.1f}")
+    table.add_row(
+        "referee's own cost (referee - engine - floor)",
+        f"{own:.1f}",
+        f"{own / f:.2f}",
+        f"{own_cpu:.1f}",
+    )
     Console().print(table)
     print(
         json.dumps(
@@ -169,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
                 "engine_us": round(e, 2),
                 "referee_us": round(r, 2),
                 "own_us": round(own, 2),
+                "floor_cpu_us": round(fc, 2),
+                "referee_cpu_us": round(rc, 2),
+                "own_cpu_us": round(own_cpu, 2),
                 "ratio_referee_to_floor": round(r / f, 3),
                 "ratio_own_to_floor": round(own / f, 3),
             }

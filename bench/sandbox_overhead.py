@@ -3,11 +3,16 @@
 Measures (medians):
 
 1. a whole match (the shortest game, first-action bots as protocol programs) under the Docker
-   backend, the process backend, and plain unsandboxed pipes; overhead = backend - plain;
+   backend started cold (a container per seat), the Docker backend with a warm pool (full
+   before each match: the latency a match sees; bench/throughput.py measures the sustained
+   rate, refills included), the process backend, and plain unsandboxed pipes;
+   overhead = backend - plain;
 2. a container start through the backend (create + attach + start + first line) against a bare
-   ``docker run --rm`` of the same image through the CLI;
+   ``docker run --rm`` of the same image through the CLI, and a seat's start from the warm pool
+   (code in, loader execs the bot, to its first line);
 3. the per-decision round trip (one JSON line each way) through a container's attach socket,
-   through the process backend, and over a raw pipe (the floor).
+   through a pooled container's FIFOs, through the process backend, and over a raw pipe (the
+   floor).
 
 Prints a table of figures and ratios. Docker rows are skipped (with a note) when no engine or
 runtime image is available.
@@ -46,6 +51,10 @@ def median_ms(xs: list[float]) -> float:
 def time_match(game: str, players: int, sb: Sandbox, repeat: int) -> float:
     times = []
     for k in range(repeat):
+        pool = getattr(sb, "pool", None)
+        if pool is not None:  # a warm pool, as between matches of a worker that is not flooded
+            pool.wait_full(Limits(), 120)
+            sb.settle()  # type: ignore[attr-defined]
         t = time.perf_counter()
         out = run_match(
             game,
@@ -96,6 +105,23 @@ def raw_pipe_round_trip(n: int) -> float:
     return took
 
 
+def pool_start_ms(sb: DockerSandbox, code, repeat: int) -> float:
+    """A seat's start from the warm pool, to the bot's first line (its interpreter's start
+    included, as in the cold figure)."""
+    assert sb.pool is not None
+    ours = []
+    for _ in range(repeat):
+        sb.pool.wait_full(Limits(), 120)
+        sb.settle()
+        t = time.perf_counter()
+        bot = sb.start(code, labels={"bench": "1"}, limits=Limits())
+        bot.send_line("{}")
+        bot.read_line(30)
+        ours.append(time.perf_counter() - t)
+        bot.close(grace_s=0)
+    return median_ms(ours)
+
+
 def start_costs(sb: DockerSandbox, code, repeat: int) -> tuple[float, float]:
     """(backend start to first line, bare ``docker run --rm`` to exit), medians in ms."""
     ours, bare = [], []
@@ -135,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     rep, n_rt = (3, 300) if args.quick else (5, 2000)
 
-    docker: DockerSandbox | None = DockerSandbox()
+    docker: DockerSandbox | None = DockerSandbox(pool_size=0)
     try:
         docker.check()
     except SandboxError as e:
@@ -148,8 +174,11 @@ def main(argv: list[str] | None = None) -> int:
     fig: dict[str, float] = {}
     fig["match_plain_ms"] = time_match(game, players, plain, rep)
     fig["match_process_ms"] = time_match(game, players, process, rep)
+    pooled: DockerSandbox | None = None
     if docker:
         fig["match_docker_ms"] = time_match(game, players, docker, rep)
+        pooled = DockerSandbox(pool_size=players)
+        fig["match_docker-pool_ms"] = time_match(game, players, pooled, rep)
 
     tmp = Path(tempfile.mkdtemp())
     (tmp / "echo.py").write_text(ECHO)
@@ -158,12 +187,18 @@ def main(argv: list[str] | None = None) -> int:
         fig["rt_raw_pipe_us"] = raw_pipe_round_trip(n_rt)
         with process.start(code, labels={"bench": "1"}, limits=Limits()) as bot:
             fig["rt_process_us"] = round_trips(bot, n_rt)
-        if docker:
+        if docker and pooled:
             with docker.start(code, labels={"bench": "1"}, limits=Limits()) as bot:
                 fig["rt_docker_us"] = round_trips(bot, n_rt)
+            pooled.pool.wait_full(Limits(), 120)  # type: ignore[union-attr]
+            with pooled.start(code, labels={"bench": "1"}, limits=Limits()) as bot:
+                fig["rt_pool_us"] = round_trips(bot, n_rt)
             fig["start_backend_ms"], fig["start_bare_run_ms"] = start_costs(docker, code, rep)
+            fig["start_pool_ms"] = pool_start_ms(pooled, code, rep)
     finally:
         release_bot(code)
+        if pooled is not None and pooled.pool is not None:
+            pooled.pool.shutdown()
 
     rows: list[tuple[str, str, str]] = []
     base = fig["match_plain_ms"]
@@ -174,12 +209,19 @@ def main(argv: list[str] | None = None) -> int:
             "1.00",
         )
     )
-    for name in ("process", "docker"):
+    for name in ("process", "docker", "docker-pool"):
         key = f"match_{name}_ms"
         if key in fig:
+            what = {"docker": "docker backend, cold", "docker-pool": "docker backend, warm pool"}
             rows.append(
                 (
-                    f"match, {name} backend (overhead {fig[key] - base:+.0f} ms)",
+                    f"match, {what.get(name, name + ' backend')} "
+                    f"(overhead {fig[key] - base:+.0f} ms"
+                    + (
+                        f", {fig[key] / fig['match_process_ms']:.2f}x process)"
+                        if name != "process"
+                        else ")"
+                    ),
                     f"{fig[key]:.0f} ms",
                     f"{fig[key] / base:.2f}",
                 )
@@ -193,6 +235,13 @@ def main(argv: list[str] | None = None) -> int:
                 "container start via backend (to first line)",
                 f"{fig['start_backend_ms']:.0f} ms",
                 f"{fig['start_backend_ms'] / fig['start_bare_run_ms']:.2f}",
+            )
+        )
+        rows.append(
+            (
+                "seat start from the warm pool (to first line)",
+                f"{fig['start_pool_ms']:.0f} ms",
+                f"{fig['start_pool_ms'] / fig['start_bare_run_ms']:.2f}",
             )
         )
     floor = fig["rt_raw_pipe_us"]
@@ -212,7 +261,15 @@ def main(argv: list[str] | None = None) -> int:
                 f"{fig['rt_docker_us'] / floor:.2f}",
             )
         )
+        rows.append(
+            (
+                "round trip, pooled container FIFOs",
+                f"{fig['rt_pool_us']:.0f} µs",
+                f"{fig['rt_pool_us'] / floor:.2f}",
+            )
+        )
 
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     w = max(len(r[0]) for r in rows)
     print(f"| {'what':<{w}} | {'median':>9} | {'ratio':>5} |")
     print(f"|{'-' * (w + 2)}|{'-' * 11}|{'-' * 7}|")

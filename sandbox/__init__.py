@@ -55,6 +55,8 @@ def _docker_sandbox() -> Sandbox:
     host = os.environ.get("DOCKER_HOST")
     sb = _docker.get(host)
     if not isinstance(sb, DockerSandbox):
+        # With ARENA_DOCKER_POOL set, its warm pool fills at the first match (or when the
+        # worker process calls sb.warm()): never here, where a parent might fork workers.
         sb = _docker[host] = DockerSandbox()
     sb.check()  # every time: the engine may have gone, the image been removed
     return sb

@@ -59,8 +59,9 @@ class BotProcess(ABC):
     """One running bot: a JSON-lines pipe plus its captured stderr."""
 
     @abstractmethod
-    def send_line(self, line: str) -> None:
-        """Write one line (a ``\\n`` is appended). Raises :class:`BotGone` if it cannot."""
+    def send_line(self, line: str | bytes) -> None:
+        """Write one line (a ``\\n`` is appended; bytes are sent as they are, text as UTF-8).
+        Raises :class:`BotGone` if it cannot."""
 
     @abstractmethod
     def read_line(self, timeout_s: float) -> str | None:

@@ -24,10 +24,13 @@ import socket
 import threading
 import time
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sandbox.base import BotCode, BotGone, BotProcess, Limits, Sandbox, SandboxError
 from sandbox.lines import CappedText, LineBuffer
+
+if TYPE_CHECKING:
+    from sandbox.pool import WarmPool
 
 log = logging.getLogger("sandbox.docker")
 
@@ -50,11 +53,39 @@ def _start_ticks(pid: int) -> str:
         return "0"
 
 
-#: host:pid:start-ticks of this worker process, a label on every container it starts
-WORKER_ID = f"{socket.gethostname()}:{os.getpid()}:{_start_ticks(os.getpid())}"
+_worker_ids: dict[int, str] = {}
 
-_LIVE: weakref.WeakSet[DockerBot] = weakref.WeakSet()
+
+def worker_id() -> str:
+    """host:pid:start-ticks of this worker process, a label on every container it starts.
+    Computed per pid: a Celery pool child forked after import gets its own."""
+    pid = os.getpid()
+    wid = _worker_ids.get(pid)
+    if wid is None:
+        wid = _worker_ids[pid] = f"{socket.gethostname()}:{pid}:{_start_ticks(pid)}"
+    return wid
+
+
+#: this process's worker id at import (kept for callers that read it once)
+WORKER_ID = worker_id()
+
+#: this worker's live bot containers (DockerBot, and the pool's PooledBot), for reap and exit
+_LIVE: weakref.WeakSet[Any] = weakref.WeakSet()
 _LIVE_LOCK = threading.Lock()
+
+
+def pool_size_setting() -> int:
+    """``ARENA_DOCKER_POOL``: warm containers kept per worker process (0 or unset: none)."""
+    raw = (os.environ.get("ARENA_DOCKER_POOL") or "0").strip()
+    try:
+        size = int(raw)
+    except ValueError:
+        raise SandboxError(
+            f"ARENA_DOCKER_POOL must be a whole number of containers (0 = no pool), got {raw!r}"
+        ) from None
+    if not 0 <= size <= 64:
+        raise SandboxError(f"ARENA_DOCKER_POOL must be between 0 and 64, got {size}")
+    return size
 
 
 def _engine_hint() -> str:
@@ -76,12 +107,17 @@ class DockerSandbox(Sandbox):
         *,
         api_timeout_s: float = 15.0,
         runtime: str | None = None,
+        pool_size: int | None = None,
     ) -> None:
-        """``runtime`` picks an OCI runtime (e.g. ``runsc`` for gVisor) where installed."""
+        """``runtime`` picks an OCI runtime (e.g. ``runsc`` for gVisor) where installed;
+        ``pool_size`` warm containers per limits (None: ``ARENA_DOCKER_POOL``, 0: no pool)."""
         self.image = image
         self.api_timeout_s = api_timeout_s
         self.runtime = runtime or os.environ.get("ARENA_DOCKER_RUNTIME") or None
         self._client: Any = None
+        self.pool_size = pool_size_setting() if pool_size is None else max(0, int(pool_size))
+        self._pool: WarmPool | None = None
+        self._pool_pid = 0
 
     # -- engine ------------------------------------------------------------------------
     @property
@@ -117,15 +153,27 @@ class DockerSandbox(Sandbox):
         except Exception as e:
             raise SandboxError(f"cannot inspect image {self.image}: {e}") from None
 
-    def _container_kwargs(self, code: BotCode, labels: dict[str, str], limits: Limits) -> dict:
+    def _container_kwargs(
+        self,
+        code: BotCode,
+        labels: dict[str, str],
+        limits: Limits,
+        *,
+        command: list[str] | None = None,
+        extra_volumes: dict[str, dict[str, str]] | None = None,
+        stdin: bool = True,
+    ) -> dict:
+        """Everything a bot container is created with. The warm pool (``sandbox.pool``) uses
+        the very same, with its loader as ``command``, an empty code folder, its FIFO folder
+        as ``extra_volumes`` and no attached stdin."""
         from docker.types import LogConfig, Ulimit
 
         mb = 1024 * 1024
-        all_labels = {f"{LABEL}.sandbox": "1", f"{LABEL}.worker": WORKER_ID}
+        all_labels = {f"{LABEL}.sandbox": "1", f"{LABEL}.worker": worker_id()}
         all_labels.update({f"{LABEL}.{k}": str(v) for k, v in labels.items()})
         kw: dict[str, Any] = dict(
-            command=["python3", "-u", code.entry],
-            stdin_open=True,
+            command=command or ["python3", "-u", code.entry],
+            stdin_open=stdin,
             tty=False,
             user=BOT_USER,
             working_dir="/bot",
@@ -140,7 +188,7 @@ class DockerSandbox(Sandbox):
             network_mode="none",
             read_only=True,
             tmpfs={"/tmp": f"rw,nosuid,nodev,noexec,size={limits.tmpfs_mb}m,mode=1777"},
-            volumes={str(code.root): {"bind": "/bot", "mode": "ro"}},
+            volumes={str(code.root): {"bind": "/bot", "mode": "ro"}, **(extra_volumes or {})},
             mem_limit=f"{limits.memory_mb}m",
             memswap_limit=f"{limits.memory_mb}m",  # equal to memory: no swap beyond it
             pids_limit=limits.pids,
@@ -163,19 +211,60 @@ class DockerSandbox(Sandbox):
         return kw
 
     def start(self, code: BotCode, *, labels: dict[str, str], limits: Limits) -> BotProcess:
-        import docker
-
         if not (code.root / code.entry).is_file():
             raise SandboxError(f"bot code has no {code.entry} in {code.root}")
+        pool = self.pool
+        if pool is not None:
+            warm = pool.acquire(code, labels, limits)
+            if warm is not None:
+                return warm
+            # An empty pool: start this seat the cold way, and have the pool refill meanwhile.
+        container, sock = self._launch(self._container_kwargs(code, labels, limits))
+        bot = DockerBot(self, container, sock, limits, dict(labels))
+        with _LIVE_LOCK:
+            _LIVE.add(bot)
+        return bot
+
+    @property
+    def pool(self) -> WarmPool | None:
+        """This worker's warm pool (``ARENA_DOCKER_POOL`` containers per limits), or None."""
+        if self.pool_size <= 0:
+            return None
+        pid = os.getpid()
+        if self._pool is None or self._pool_pid != pid:
+            from sandbox.pool import WarmPool
+
+            # After a fork the parent's pool (its threads and sockets) is not ours to use.
+            self._pool, self._pool_pid = WarmPool(self, self.pool_size), pid
+        return self._pool
+
+    def warm(self, limits: Limits | None = None) -> None:
+        """Start filling the warm pool for ``limits`` (default ``Limits()``) in the background.
+        A no-op without a pool."""
+        pool = self.pool
+        if pool is not None:
+            pool.warm(limits or Limits())
+
+    def settle(self, timeout_s: float = 60.0) -> bool:
+        """Wait until every container handed to the background remover is gone (tests, and
+        before a worker exits). True if none is pending."""
+        pool = self._pool if self._pool_pid == os.getpid() else None
+        return pool.settle(timeout_s) if pool is not None else True
+
+    def _launch(self, kwargs: dict[str, Any], *, attach: bool = True) -> tuple[Any, Any]:
+        """Create a container, attach to it (unless ``attach`` is False: the pool talks over
+        FIFOs), start it: ``(container, attach socket or None)``."""
+        import docker
+
         container = None
+        sock = None
         try:
-            container = self.client.containers.create(
-                self.image, **self._container_kwargs(code, labels, limits)
-            )
-            # Attach before start so that no early output is lost.
-            sock = container.attach_socket(
-                params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1}
-            )
+            container = self.client.containers.create(self.image, **kwargs)
+            if attach:
+                # Attach before start so that no early output is lost.
+                sock = container.attach_socket(
+                    params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1}
+                )
             container.start()
         except docker.errors.ImageNotFound:
             self._remove(container)
@@ -188,10 +277,7 @@ class DockerSandbox(Sandbox):
         except Exception as e:  # connection refused, timeouts
             self._remove(container)
             raise SandboxError(f"{_engine_hint()} ({type(e).__name__}: {e})") from None
-        bot = DockerBot(self, container, sock, limits, dict(labels))
-        with _LIVE_LOCK:
-            _LIVE.add(bot)
-        return bot
+        return container, sock
 
     def _remove(self, container: Any) -> bool:
         """Force-remove through the API (kills it first). True if gone."""
@@ -229,19 +315,25 @@ class DockerSandbox(Sandbox):
 
     def reap(self, labels: dict[str, str] | None = None) -> int:
         """Remove every bot container matching ``labels`` (all bot containers if None), and
-        close this worker's matching pipes. Returns how many containers were removed."""
+        close this worker's matching pipes. Returns how many containers were removed.
+
+        A pooled container was created before its match was known, so it carries no match
+        label: this worker finds it in its own table of live bots (labels kept in-process)."""
         with _LIVE_LOCK:
             live = list(_LIVE)
-        for bot in live:
-            if labels is None or all(bot.labels.get(k) == v for k, v in labels.items()):
-                bot._close_socket()
+        wanted = (labels or {}).items()
+        mine = [b for b in live if all(b.labels.get(k) == v for k, v in wanted)]
+        for bot in mine:
+            bot._close_socket()
         n = 0
         for c in self._list(labels):
             if self._remove(c):
                 n += 1
-        for bot in live:
-            if labels is None or all(bot.labels.get(k) == v for k, v in labels.items()):
-                bot.close(grace_s=0)
+        for bot in mine:
+            bot.close(grace_s=0)
+        for bot in mine:
+            if bot.pooled and bot.wait_removed(self.api_timeout_s * 2):
+                n += 1
         return n
 
     def reap_orphans(self, max_age_s: float = 6 * 3600) -> int:
@@ -258,6 +350,36 @@ class DockerSandbox(Sandbox):
             if (dead or old) and self._remove(c):
                 n += 1
         return n
+
+
+def inspect_exit(container: Any, stderr: CappedText, wait_s: float) -> str | None:
+    """Why a bot container's process ended, from the engine (waiting up to ``wait_s`` for
+    it to stop), or None if it still runs or the engine cannot say."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            container.reload()
+        except Exception:
+            return None
+        st = container.attrs.get("State", {})
+        if not st.get("Running", False) and st.get("Status") != "created":
+            code = int(st.get("ExitCode", 0))
+            if st.get("OOMKilled"):
+                return "killed: memory"
+            if code == 128 + signal.SIGXCPU:
+                return "killed: cpu time"
+            if code > 128:
+                try:
+                    name = signal.Signals(code - 128).name
+                except ValueError:
+                    name = str(code - 128)
+                return f"killed: {name}"
+            if code != 0 and b"MemoryError" in stderr._buf:
+                return f"exited {code} (out of memory)"
+            return f"exited {code}"
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.05)
 
 
 def _worker_alive(pid: int, ticks: str) -> bool:
@@ -307,12 +429,14 @@ class DockerBot(BotProcess):
         self._killed_by_us = False
         self._close_lock = threading.Lock()
         self.closed = False
+        #: warm-pool bots (``sandbox.pool.PooledBot``) say True: removed in the background
+        self.pooled = False
 
     # -- talking -------------------------------------------------------------------------
-    def send_line(self, line: str, timeout_s: float = 5.0) -> None:
+    def send_line(self, line: str | bytes, timeout_s: float = 5.0) -> None:
         if self.closed or self._socket_closed:
             raise BotGone("closed")
-        data = memoryview(line.encode("utf-8") + b"\n")
+        data = memoryview((line if isinstance(line, bytes) else line.encode("utf-8")) + b"\n")
         deadline = time.monotonic() + timeout_s
         while data:
             try:
@@ -384,31 +508,7 @@ class DockerBot(BotProcess):
     # -- ending --------------------------------------------------------------------------
     def _inspect_exit(self, wait_s: float) -> str | None:
         """The container's exit, from the engine (waiting up to ``wait_s`` for it)."""
-        deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                self.container.reload()
-            except Exception:
-                return None
-            st = self.container.attrs.get("State", {})
-            if not st.get("Running", False) and st.get("Status") != "created":
-                code = int(st.get("ExitCode", 0))
-                if st.get("OOMKilled"):
-                    return "killed: memory"
-                if code == 128 + signal.SIGXCPU:
-                    return "killed: cpu time"
-                if code > 128:
-                    try:
-                        name = signal.Signals(code - 128).name
-                    except ValueError:
-                        name = str(code - 128)
-                    return f"killed: {name}"
-                if code != 0 and b"MemoryError" in self._stderr._buf:
-                    return f"exited {code} (out of memory)"
-                return f"exited {code}"
-            if time.monotonic() >= deadline:
-                return None
-            time.sleep(0.05)
+        return inspect_exit(self.container, self._stderr, wait_s)
 
     def _gone_reason(self, alive_reason: str) -> str:
         if self._reason is None:

@@ -22,6 +22,16 @@ class LineBuffer:
         self._skipping = False  # inside an over-long line: drop bytes until its newline
 
     def feed(self, data: bytes) -> None:
+        if not self._buf and not self._skipping:
+            # The usual case, whole lines in one read: slice them out without the copies of
+            # the general path below, which then takes only a trailing partial line.
+            cap = self.max_line_bytes
+            start = 0
+            while (nl := data.find(b"\n", start)) >= 0:
+                self._lines.append(data[start:nl] if nl - start <= cap else None)
+                start = nl + 1
+            if start:
+                data = data[start:]
         while data:
             nl = data.find(b"\n")
             chunk, data = (data, b"") if nl < 0 else (data[:nl], data[nl + 1 :])

@@ -17,6 +17,7 @@ Without root and without bwrap it is only a child process: anything the user can
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import resource
 import select
@@ -214,6 +215,10 @@ class ProcessBot(BotProcess):
         self._err = proc.stderr.fileno()
         for fd in (self._in, self._out, self._err):
             os.set_blocking(fd, False)
+        # one poll object for the whole match: cheaper per decision than select()
+        self._poll = select.poll()
+        self._poll.register(self._out, select.POLLIN)
+        self._poll.register(self._err, select.POLLIN)
         self._lines = LineBuffer(limits.max_line_bytes)
         self._stderr = CappedText(limits.stderr_cap_bytes)
         self._out_eof = False
@@ -225,12 +230,12 @@ class ProcessBot(BotProcess):
         self.clean: bool | None = None
 
     # -- talking -------------------------------------------------------------------------
-    def send_line(self, line: str, timeout_s: float = 5.0) -> None:
+    def send_line(self, line: str | bytes, timeout_s: float = 5.0) -> None:
         """Write one line. A bot that stops reading its input for ``timeout_s`` once the pipe
         is full is treated as gone (it would otherwise block the referee)."""
         if self.closed:
             raise BotGone("closed")
-        data = memoryview(line.encode("utf-8") + b"\n")
+        data = memoryview((line if isinstance(line, bytes) else line.encode("utf-8")) + b"\n")
         deadline = time.monotonic() + timeout_s
         while data:
             try:
@@ -247,21 +252,23 @@ class ProcessBot(BotProcess):
             select.select([], [self._in], [], left)
 
     def read_line(self, timeout_s: float) -> str | None:
+        line = self._lines.pop()
+        if line is not None:
+            return line
         deadline = time.monotonic() + max(0.0, timeout_s)
+        poll = self._poll.poll
         while True:
-            line = self._lines.pop()
-            if line is not None:
-                return line
             if self._out_eof:
                 raise BotGone(self._gone_reason("closed its output"))
             left = deadline - time.monotonic()
-            fds = [self._out] if self._err_eof else [self._out, self._err]
-            ready, _, _ = select.select(fds, [], [], max(0.0, left))
+            # poll() takes milliseconds: round up, never wait less than asked
+            ready = poll(max(0, math.ceil(left * 1000)))
             if not ready and left <= 0:
                 return None
-            if self._err in ready:
-                self._drain_err()
-            if self._out in ready:
+            for fd, _event in ready:
+                if fd == self._err:
+                    self._drain_err()
+                    continue
                 try:
                     data = os.read(self._out, 1 << 16)
                 except BlockingIOError:
@@ -272,6 +279,10 @@ class ProcessBot(BotProcess):
                     self._lines.feed(data)
                 else:
                     self._out_eof = True
+                    self._poll.unregister(self._out)
+            line = self._lines.pop()
+            if line is not None:
+                return line
 
     def _drain_err(self) -> None:
         # Bounded per call so that a stderr flood cannot starve stdout.
@@ -284,6 +295,8 @@ class ProcessBot(BotProcess):
                 data = b""
             if not data:
                 self._err_eof = True
+                with contextlib.suppress(KeyError, ValueError):
+                    self._poll.unregister(self._err)
                 return
             self._stderr.feed(data)
 

@@ -2,8 +2,8 @@
 
 Run it from cron or Celery beat on every worker host (e.g. every 10 minutes). It removes bot
 containers whose worker process on this host is gone or that are older than the age cap, and
-kills processes of free process-backend pool uids, and deletes prepared bot copies older than
-the age cap. Matches in progress are left alone.
+kills processes of free process-backend pool uids, and deletes prepared bot copies and warm-pool
+folders older than the age cap. Matches in progress are left alone.
 """
 
 from __future__ import annotations
@@ -33,8 +33,10 @@ def reap_orphans(max_age_hours: float = 6.0) -> dict[str, int]:
 
 
 def remove_old_bot_dirs(max_age_s: float) -> int:
-    """Delete ``prepare_bot`` copies (``bot-*`` in the bot folder) not touched for
-    ``max_age_s``: left by a referee that died before ``release_bot``."""
+    """Delete ``prepare_bot`` copies (``bot-*`` in the bot folder) and warm-pool slots
+    (``pool-*``: a container's code and FIFO folders) not touched for ``max_age_s``: left by a
+    referee or worker that died before cleaning up. A live pool replaces its idle containers
+    long before (``WarmPool.max_idle_s``, 30 minutes)."""
     import shutil
     import time
 
@@ -42,7 +44,10 @@ def remove_old_bot_dirs(max_age_s: float) -> int:
 
     n = 0
     cutoff = time.time() - max_age_s
-    for d in bot_dir_base().glob("bot-*"):
+    from sandbox.pool import SLOT_PREFIX
+
+    base = bot_dir_base()
+    for d in [*base.glob("bot-*"), *base.glob(f"{SLOT_PREFIX}*")]:
         try:
             if d.is_dir() and not d.is_symlink() and d.stat().st_mtime < cutoff:
                 shutil.rmtree(d)

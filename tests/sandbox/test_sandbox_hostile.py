@@ -1,9 +1,11 @@
 """The hostile-bot suite: one bot per attack (tests/sandbox/hostile/), each in seat 0 of a real
 match against well-behaved bots, under each backend.
 
-Each test asserts that the fault is recorded, that the other seats finish their match without a
-fault, that no process or container remains, and that the host is untouched (canary files,
-secrets, listeners). Docker runs are marked ``docker`` (they fail under CI=true without an
+Backends: process, Docker cold (a container started per seat) and Docker with a warm pool
+(every seat served by a pre-started container). Each test asserts that the fault is recorded,
+that the other seats finish their match without a fault, that no process or container remains,
+and that the host is untouched (canary files, secrets, listeners). Docker runs are marked
+``docker`` (they fail under CI=true without an
 engine); process-backend runs need bubblewrap and root for the isolation claims they check.
 """
 
@@ -13,6 +15,7 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +23,7 @@ import pytest
 
 from arena.referee import TimeControl, run_match
 from sandbox.base import Limits, Sandbox
+from sandbox.docker import DockerSandbox
 from sandbox.process import ProcessSandbox
 
 from .conftest import BOTS, HOSTILE, descendants, docker_or_fail
@@ -135,12 +139,25 @@ def _bot_container_ids(sb: Sandbox, match_id: str) -> list[str]:
     return [c.id for c in sb._list({"match": match_id})]  # type: ignore[attr-defined]
 
 
+def _container_exists(sb: Sandbox, container_id: str) -> bool:
+    import docker
+
+    try:
+        sb.client.containers.get(container_id)  # type: ignore[attr-defined]
+    except docker.errors.NotFound:
+        return False
+    return True
+
+
 def _play_hostile(name: str, sb: Sandbox, game: str, players: int, listener) -> None:
     exp = EXPECT[name]
     for t in WRITE_TARGETS:
         assert not t.exists(), f"{t} exists before the test"
     match_id = f"hostile-{name}-{sb.name}-{os.getpid()}"
     bots = [str(HOSTILE / f"{name}.py")] + [str(BOTS / "good.py")] * (players - 1)
+    pool = getattr(sb, "pool", None)
+    if pool is not None:  # every seat from the warm pool, not one cold start
+        assert pool.wait_full(LIMITS, 120), "the warm pool did not fill"
     before = descendants()
     t0 = time.monotonic()
     clock = TimeControl(start_ms=FAST.start_ms, move_ms=exp.move_ms, bank_ms=FAST.bank_ms)
@@ -170,11 +187,17 @@ def _play_hostile(name: str, sb: Sandbox, game: str, players: int, listener) -> 
         assert int(log.split("fork refused after ")[1].split(":")[0]) < LIMITS.pids, log
 
     # nothing remains
+    bots_started = sb.started  # type: ignore[attr-defined]
+    assert len(bots_started) == players
     if sb.name == "docker":
         assert _bot_container_ids(sb, match_id) == []
+        if pool is not None:
+            assert all(b.pooled for b in bots_started), "a seat was not served by the pool"
+            assert sb.settle(60), "pooled containers not removed"  # type: ignore[attr-defined]
+            assert not any(b.folder.exists() for b in bots_started), "code folder left"
+        for b in bots_started:
+            assert not _container_exists(sb, b.container.id), "container left behind"
     else:
-        bots_started = sb.started  # type: ignore[attr-defined]
-        assert len(bots_started) == players
         assert all(b.clean for b in bots_started), "bot processes left behind"
     assert descendants() - before == set(), "processes left behind"
     # the host is untouched
@@ -218,9 +241,29 @@ def process_backend() -> Sandbox:
     return sb
 
 
-@pytest.fixture(scope="module")
-def docker_backend() -> Sandbox:
-    return docker_or_fail()
+class RecordingDockerSandbox(DockerSandbox):
+    """The Docker backend (cold, or with a warm pool), keeping the bots it started."""
+
+    def __init__(self, pool_size: int) -> None:
+        super().__init__(pool_size=pool_size)
+        self.started: list = []
+
+    def start(self, code, *, labels, limits):
+        bot = super().start(code, labels=labels, limits=limits)
+        self.started.append(bot)
+        return bot
+
+
+@pytest.fixture(params=["cold", "pool"])
+def docker_backend(request, small_game) -> Iterator[Sandbox]:
+    """Docker cold (a container started per seat) and with a warm pool holding one
+    container per seat (so that every seat of the match comes from the pool)."""
+    docker_or_fail()
+    players = small_game[1]
+    sb = RecordingDockerSandbox(pool_size=players if request.param == "pool" else 0)
+    yield sb
+    if sb.pool is not None:
+        sb.pool.shutdown()
 
 
 @pytest.mark.parametrize("name", sorted(EXPECT))

@@ -50,3 +50,19 @@ def test_capped_text() -> None:
     c.feed(b"67890")
     assert c.text().startswith("12345678")
     assert "2 more bytes dropped" in c.text()
+
+
+def test_whole_lines_in_one_chunk_with_an_overlong_one() -> None:
+    b = LineBuffer(5)
+    b.feed(b"a\n123456\nbc\r\nxyz")
+    assert b.pop() == "a"
+    with pytest.raises(LineTooLong):
+        b.pop()
+    assert b.pop() == "bc"
+    assert b.pop() is None
+    b.feed(b"\n" + b"q" * 9)  # ends a line, then starts an over-long one
+    assert b.pop() == "xyz"
+    b.feed(b"q\nok\n")
+    with pytest.raises(LineTooLong):
+        b.pop()
+    assert b.pop() == "ok"
