@@ -178,7 +178,7 @@ class TournamentForm(forms.Form):
     # -- checks
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         options = {
             name.removeprefix(OPTION_PREFIX): data[name]
             for name in self.fields
@@ -292,7 +292,7 @@ class LeagueForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         game, players = data.get("game"), data.get("players_per_match")
         if (
             game is not None

@@ -10,7 +10,7 @@ from arena.formats import FORMAT_NAMES
 from arena.ratings import DEFAULT_ELO, DEFAULT_MU, DEFAULT_SIGMA
 
 #: The formats of ``arena.formats``, by the names it gives them.
-TournamentFormat = models.TextChoices(  # type: ignore[misc]
+TournamentFormat = models.TextChoices(  # type: ignore[call-overload]  # stubs lack the functional API
     "TournamentFormat",
     [(n.upper().replace("-", "_"), (n, n.replace("-", " ").capitalize())) for n in FORMAT_NAMES],
 )

@@ -7,12 +7,13 @@ import logging
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from bots.models import BotVersion
 from bots.selectors import current_versions
 from catalog.models import Game
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -70,7 +71,7 @@ def format_options(t: Tournament) -> FormatOptions:
 
 def create_tournament(
     *,
-    organiser: AbstractBaseUser,
+    organiser: User,
     game: Game,
     name: str,
     entrants: Sequence[BotVersion],
@@ -203,7 +204,7 @@ def _schedule_from(
             t.save(update_fields=["current_round", "scheduled_matches"])
             if dispatch:
                 for m in matches:
-                    transaction.on_commit(lambda m=m: dispatch_match(m))
+                    transaction.on_commit(partial(dispatch_match, m))
             return matches
         rows = record_round(t.format, rows, number, [], opts)
         _save_rows(t, rows)
@@ -235,6 +236,7 @@ def _finish(t: Tournament, rows: dict[str, StandingRow]) -> None:
 
 
 def tournament_match_ended(match: Match, seats: Sequence[Any] | None) -> None:
+    assert match.tournament_id is not None
     """A match of a tournament was recorded (``seats`` given) or failed (None). Runs inside
     that match's recording transaction: the tournament's row is locked first, so two matches
     ending at once cannot both miss (or both make) the end of a round. Updates the entrants'
@@ -262,7 +264,8 @@ def tournament_match_ended(match: Match, seats: Sequence[Any] | None) -> None:
         ordered = sorted(m.seats.all(), key=lambda s: s.seat)
         bots = tuple(str(s.bot_version_id) for s in ordered)
         finished = m.status == MatchStatus.FINISHED
-        results.append(Result(bots, tuple(int(s.rank) for s in ordered) if finished else None))
+        ranks = tuple(int(s.rank or 0) for s in ordered) if finished else None
+        results.append(Result(bots, ranks))
     before = {str(e.version_id): StandingRow.from_json(e.row) for e in _entries(t)}
     after = record_round(t.format, before, t.current_round, results, format_options(t))
     _save_rows(t, after)
@@ -319,7 +322,7 @@ def create_league(
     rounds_per_season: int = 30,
     seed: int = 0,
     is_active: bool = True,
-    organiser: AbstractBaseUser | None = None,
+    organiser: User | None = None,
 ) -> League:
     """A league of every bot of ``game``, with its first season open and its beat schedule
     (first round due at once, then every ``every_hours``)."""
@@ -453,7 +456,7 @@ def run_league_round(league: League, *, dispatch: bool = True) -> list[Match]:
         season.save(update_fields=["rounds_played"])
         if dispatch:
             for m in matches:
-                transaction.on_commit(lambda m=m: dispatch_match(m))
+                transaction.on_commit(partial(dispatch_match, m))
     league.refresh_from_db()
     return matches
 
@@ -461,6 +464,7 @@ def run_league_round(league: League, *, dispatch: bool = True) -> list[Match]:
 def league_match_ended(match: Match, seats: Sequence[Any]) -> None:
     """Fold a recorded league match into the season's and the all-time standings of its bots
     (inside the match's recording transaction; rows locked in primary-key order)."""
+    assert match.league_id is not None
     season = (
         Season.objects.filter(league_id=match.league_id, first_round__lte=match.round)
         .order_by("-first_round")

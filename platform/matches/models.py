@@ -9,10 +9,10 @@ from django.db import models
 from arena import contract
 
 #: A match's life and a seat's ending, as ``arena.contract`` defines them (never restated here).
-MatchStatus = models.TextChoices(  # type: ignore[misc]
+MatchStatus = models.TextChoices(  # type: ignore[call-overload]  # stubs lack the functional API
     "MatchStatus", [(s.name, (s.value, s.label)) for s in contract.MatchStatus]
 )
-SeatStatus = models.TextChoices(  # type: ignore[misc]
+SeatStatus = models.TextChoices(  # type: ignore[call-overload]  # stubs lack the functional API
     "SeatStatus", [(s.name, (s.value, s.label)) for s in contract.SeatStatus]
 )
 

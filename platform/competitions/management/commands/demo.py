@@ -51,7 +51,7 @@ def demo_entrants(game: Game, players: int) -> list[BotVersion]:
                 bot.versions.create(number=1, builtin_name=base.name)
             bots.append(bot)
         copy += 1
-    return [b.latest_version() for b in bots]
+    return [v for b in bots if (v := b.latest_version()) is not None]
 
 
 def starter_entrant(game: Game) -> BotVersion:
