@@ -17,15 +17,17 @@ import os
 import secrets
 import select
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
 from arena import protocol as p
+from arena.botspec import HUMAN
+from arena.contract import MatchSpec
 from arena.pictures import render_text, seat_view
 from arena.seats import Choice, Seat
 from games.base import GameState
 
-HUMAN = "human"
 #: A person's clock (per decision) unless told otherwise: generous, as the issue asks.
 DEFAULT_HUMAN_MOVE_MS = 300_000
 
@@ -83,6 +85,25 @@ class HumanChannel(Protocol):
     def ask(self, request: HumanRequest) -> int | None: ...
 
     def finish(self, match_id: str, seat: int, result: dict[str, Any]) -> None: ...
+
+
+#: ``factory(spec) -> (channel, clock or None)``: how a worker reaches the people of a match.
+ChannelFactory = Callable[[MatchSpec], "tuple[HumanChannel, HumanTime | None]"]
+_factory: ChannelFactory | None = None
+
+
+def register_channel_factory(factory: ChannelFactory | None) -> None:
+    """Install how this worker asks people (the site's ``play`` app registers a channel over
+    its shared cache, as ``bots`` registers a code fetcher); None removes it."""
+    global _factory
+    _factory = factory
+
+
+def channel_for(spec: MatchSpec) -> tuple[HumanChannel, HumanTime | None]:
+    """The channel for a spec with ``human`` seats; ``ValueError`` when none is registered."""
+    if _factory is None:
+        raise ValueError("this worker cannot seat people: no human channel is registered")
+    return _factory(spec)
 
 
 def action_label(action: Any) -> str:
