@@ -157,6 +157,8 @@ def test_trnd_with_two_builtins_and_the_request_the_page_shows(
     assert match.status == MatchStatus.FINISHED
     row = match.seats.get(seat=1)
     assert row.status == "timeout" and row.rank == 3 and "resigned" in row.faults[0]["detail"]
+    # three different bots finished: a bot match like it would be rated; this one is not
+    assert match.rated is False and not match.rating_changes.exists()
 
 
 def test_second_tab_and_other_users_are_refused(
