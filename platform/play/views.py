@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from games.registry import get_game
 from play import selectors, services
 from play.services import PlayError
 
@@ -54,7 +55,10 @@ def new(request: HttpRequest) -> HttpResponse:
                 error = f"Seat {i + 1}: no such bot."
         if not error:
             try:
-                match = services.start_match(user=request.user, game=game, seats=picked)
+                options = _options_from(request, game)
+                match = services.start_match(
+                    user=request.user, game=game, seats=picked, options=options
+                )
             except PlayError as exc:
                 error = exc.message
                 status = exc.status
@@ -63,6 +67,33 @@ def new(request: HttpRequest) -> HttpResponse:
                 return redirect("play:seat", match.pk, first)
         return _new_page(request, game, bot, versions, error, status)
     return _new_page(request, game, bot, versions, "", 200)
+
+
+def _engine_options(game: Game) -> list[Any]:
+    return list(get_game(game.slug).options)
+
+
+def _options_from(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """The game options the form sets (only those that differ from the defaults); the engine
+    checks their bounds when the match is created."""
+    out: dict[str, Any] = {}
+    if request.POST.get("options_form") is None:  # posted without the options: the defaults
+        return out
+    for o in _engine_options(game):
+        raw = request.POST.get(f"option_{o.name}")
+        if o.kind is bool:
+            value: Any = raw is not None
+        elif raw is None or raw == "":
+            continue
+        elif o.kind is int:
+            if not raw.strip().lstrip("-").isdigit():
+                raise PlayError(f"Option {o.name} must be a whole number, got {raw!r}.")
+            value = int(raw)
+        else:
+            value = raw
+        if value != o.default:
+            out[o.name] = value
+    return out
 
 
 def _new_page(
@@ -84,7 +115,14 @@ def _new_page(
     return render(
         request,
         "play/new.html",
-        {"game": game, "bot": bot, "versions": versions, "rows": rows, "error": error},
+        {
+            "game": game,
+            "bot": bot,
+            "versions": versions,
+            "rows": rows,
+            "error": error,
+            "options": _engine_options(game),
+        },
         status=status if error else 200,
     )
 

@@ -95,10 +95,12 @@ def test_league_round_started_by_beat(redis_url: str, worker: WorkerProcess) -> 
         scheduler = DatabaseScheduler(app=app, lazy=False)
         scheduler.tick()  # the league's entry is due: beat sends competitions.play_league_round
         _wait(
-            lambda: Match.objects.filter(league=lg).count() == 2
-            and not Match.objects.filter(league=lg)
-            .exclude(status=MatchStatus.FINISHED)
-            .exists(),
+            lambda: (
+                Match.objects.filter(league=lg).count() == 2
+                and not Match.objects.filter(league=lg)
+                .exclude(status=MatchStatus.FINISHED)
+                .exists()
+            ),
             worker,
             "the league round",
         )

@@ -145,9 +145,7 @@ def test_tournament_settings_are_checked_at_creation(games, kwargs, message):
         )
 
 
-def test_league_seasons_keep_season_and_all_time_tables(
-    games, django_capture_on_commit_callbacks
-):
+def test_league_seasons_keep_season_and_all_time_tables(games, django_capture_on_commit_callbacks):
     entrants = field(games, 4)
     lg = create_league(
         game=games["manhattan-traffiq"], name="Weekly", every_hours=6, rounds_per_season=2, seed=4

@@ -272,6 +272,30 @@ def test_start_form_errors_are_messages(games: Any, user: Any) -> None:
     assert Match.objects.count() == 0
 
 
+def test_game_options_from_the_form(games: Any, user: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(services, "dispatch_match", lambda m: None)
+    c = _client(user)
+    page = c.get("/play/new/?game=trnd").content.decode()
+    assert 'name="option_max_rounds"' in page and 'value="60"' in page
+    seats = {
+        "seat_0": "you",
+        "seat_1": _builtin("trnd", "greedy"),
+        "seat_2": _builtin("trnd", "random"),
+    }
+    form = {"game": "trnd", "options_form": "1", "option_scoring": "square", **seats}
+    r = c.post("/play/new/", {**form, "option_max_rounds": "2"})
+    assert r.status_code == 302
+    assert Match.objects.get().options == {"max_rounds": 2}  # only what differs from defaults
+    r = c.post("/play/new/", {**form, "option_max_rounds": "0"})
+    assert r.status_code == 400 and b"at least 1" in r.content
+    r = c.post("/play/new/", {**form, "option_max_rounds": "many"})
+    assert r.status_code == 400 and b"whole number" in r.content
+    # a form without the options section keeps every default, booleans included
+    Match.objects.all().delete()
+    r = c.post("/play/new/", {"game": "trishaw-frenzy", "seat_0": "you"})
+    assert r.status_code == 302 and Match.objects.get().options == {}
+
+
 def test_the_game_and_bot_pages_offer_a_game(games: Any, user: Any) -> None:
     from bots.models import Bot
 
