@@ -1,5 +1,6 @@
 """Bot specifications as users write them: a path (``.py`` file, folder or ``.zip`` holding
-``main.py``) or ``builtin:NAME`` for one of the game's built-in bots."""
+``main.py``), ``builtin:NAME`` for one of the game's built-in bots, or ``human`` for a person
+(arena/human.py; only where a human channel is given)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from games import registry
 
 BUILTIN_PREFIX = "builtin:"
+HUMAN = "human"
 
 
 class BotSpecError(ValueError):
@@ -20,6 +22,7 @@ class BotSpec:
     text: str
     builtin: str | None = None
     path: Path | None = None
+    human: bool = False
 
     @property
     def is_builtin(self) -> bool:
@@ -30,6 +33,8 @@ def parse_bot_spec(text: str, game: str) -> BotSpec:
     """Check ``text`` for ``game`` without starting anything; raises :class:`BotSpecError`."""
     if not isinstance(text, str) or not text.strip():
         raise BotSpecError(f"empty bot specification {text!r}")
+    if text == HUMAN:
+        return BotSpec(text=text, human=True)
     if text.startswith(BUILTIN_PREFIX):
         name = text[len(BUILTIN_PREFIX) :]
         known = registry.bots(game)

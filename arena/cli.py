@@ -110,7 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
         "play",
         help="play one match and print the results",
         description="Play one match. A BOT is a .py file, a folder or .zip "
-        "holding main.py, or builtin:NAME; one per seat, in order.",
+        "holding main.py, builtin:NAME, or human (you, at this terminal: the picture, your "
+        "observation and numbered legal actions; type a number); one per seat, in order.",
     )
     p.add_argument("game", metavar="GAME", help="game slug (see: arena games)")
     p.add_argument("bots", metavar="BOT", nargs="+", help="one bot per seat")
@@ -127,6 +128,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="end the match after N decisions (default 50000)",
+    )
+    p.add_argument(
+        "--human-move-ms",
+        type=int,
+        default=None,
+        metavar="MS",
+        help="a human seat's time per decision; no answer by then forfeits (default 300000)",
     )
     _time_args(p)
 
@@ -314,9 +322,15 @@ def _results_table(outcome: Any) -> Table:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from arena.human import HUMAN, HumanTime, TerminalChannel
     from arena.referee import run_match
     from arena.replay import save_replay
 
+    human, human_time = None, None
+    if HUMAN in args.bots:
+        human = TerminalChannel(sys.stdin, sys.stdout)
+        if args.human_move_ms is not None:
+            human_time = HumanTime(move_ms=args.human_move_ms)
     outcome = run_match(
         args.game,
         args.bots,
@@ -326,6 +340,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         sandbox=args.sandbox,
         fault_limit=args.fault_limit,
         max_decisions=args.max_decisions,
+        human=human,
+        human_time=human_time,
     )
     if args.replay:
         save_replay(outcome.replay, args.replay)

@@ -19,8 +19,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from arena import protocol as p
-from arena.botspec import BotSpec, parse_bot_spec
+from arena.botspec import BotSpec, BotSpecError, parse_bot_spec
 from arena.contract import TimeControl
+from arena.human import HumanChannel, HumanSeat, HumanTime
 from arena.outcome import ERROR, FINISHED, MatchOutcome, SeatOutcome, final_ranks, seat_status
 from arena.replay import DECISION_CAP, FORMAT, VERSION, state_digest
 from arena.seats import BuiltinSeat, ProgramSeat, Seat
@@ -57,13 +58,18 @@ def run_match(
     limits: Limits | None = None,
     fault_limit: int = 3,
     max_decisions: int | None = None,
+    human: HumanChannel | None = None,
+    human_time: HumanTime | None = None,
 ) -> MatchOutcome:
-    """Play one match; each bot is a path (``.py``, folder, ``.zip``) or ``builtin:NAME``."""
+    """Play one match; each bot is a path (``.py``, folder, ``.zip``), ``builtin:NAME``, or
+    ``human``: a person asked through the ``human`` channel under ``human_time``."""
     # -- check the input before anything starts ---------------------------------------------
     g = registry.get_game(game)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise GameError(f"seed must be an integer, got {seed!r}")
     specs = [parse_bot_spec(b, game) for b in bots]
+    if human is None and any(s.human for s in specs):
+        raise BotSpecError("a seat is 'human' but no human channel was given")
     opts = g.check_options(dict(options or {}))
     state = g.new_game(len(specs), seed, opts)
     tc = time or TimeControl()
@@ -76,6 +82,7 @@ def run_match(
     limits = limits or Limits()
 
     match = _Match(game, specs, seed, opts, tc, match_id, limits, fault_limit, cap)
+    match.human, match.human_time = human, human_time or HumanTime()
     match.run(state, sandbox)
     return match.outcome()
 
@@ -117,13 +124,15 @@ class _Match:
         self.t0 = _time.perf_counter()
         self.logs: list[str] = [""] * self.players
         self.starter: ThreadPoolExecutor | None = None
+        self.human: HumanChannel | None = None
+        self.human_time = HumanTime()
 
     # -- running -----------------------------------------------------------------------------
 
     def run(self, state: Any, sandbox: str | Sandbox | None) -> None:
         try:
             self._make_builtin_seats()
-            if any(not s.is_builtin for s in self.specs):
+            if any(s.path is not None for s in self.specs):
                 self._start_programs(sandbox)
             self._play(state)
             self._send_end()
@@ -147,6 +156,17 @@ class _Match:
                 # the same seeds as games.simulate.play, so both agree on a match
                 bot = cls(i, self.players, self.options, derive_seed(self.seed, "bot", i))
                 self.seats[i] = BuiltinSeat(i, spec.text, self.fault_limit, bot)
+            elif spec.human:
+                assert self.human is not None
+                self.seats[i] = HumanSeat(
+                    i,
+                    self.fault_limit,
+                    self.human,
+                    match_id=self.match_id,
+                    game=self.game,
+                    players=self.players,
+                    time_control=self.human_time,
+                )
 
     def _start_programs(self, sandbox: str | Sandbox | None) -> None:
         todo = [i for i, s in enumerate(self.specs) if s.path is not None]
@@ -212,6 +232,7 @@ class _Match:
                 choice = None
                 index = 0
             else:
+                player.before_decision(state)
                 choice = player.decide(turn, state.observation(seat), legal)
                 index = choice.index
             action = legal[index]
@@ -267,6 +288,8 @@ class _Match:
         for s in self.seats:
             if isinstance(s, ProgramSeat) and not s.retired:
                 s.send(message)
+            elif isinstance(s, HumanSeat):
+                s.finish(self.result)
 
     def _close_all(self) -> None:
         """End every process (in parallel: each may take its grace period), keep their logs,
@@ -314,6 +337,8 @@ class _Match:
             s = self.seats[i]
             if isinstance(s, ProgramSeat):
                 entry["ready_ms"] = None if s.ready_ms is None else round(s.ready_ms, 3)
+            if self.specs[i].human:
+                entry["human"] = True
             replay_seats.append(entry)
         replay = {
             "format": FORMAT,
@@ -325,6 +350,7 @@ class _Match:
             "options": self.options,
             "seed": self.seed,
             "time": asdict(self.tc),
+            **({"human_time": asdict(self.human_time)} if any(s.human for s in self.specs) else {}),
             "fault_limit": self.fault_limit,
             "max_decisions": self.cap,
             "sandbox": self.sandbox_name,

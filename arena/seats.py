@@ -40,6 +40,7 @@ class Seat:
     """Bookkeeping shared by both kinds of seat."""
 
     builtin = False
+    human = False
 
     def __init__(self, seat: int, bot: str, fault_limit: int) -> None:
         self.seat = seat
@@ -67,6 +68,10 @@ class Seat:
     def retire(self, why: str, turn: int | None) -> None:
         self.retired_by = why
         self.retired_turn = 0 if turn is None else turn
+
+    def before_decision(self, state: Any) -> None:
+        """Called with the live state just before ``decide``; only a human seat looks (to
+        draw its picture), and never changes it."""
 
     def decide(self, turn: int, observation: dict[str, Any], legal: list[Any]) -> Choice:
         raise NotImplementedError

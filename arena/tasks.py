@@ -33,6 +33,7 @@ def play(
     (``ARENA_ALLOW_UNSAFE_SANDBOX``). Anything that stops the match from being played comes back
     as an ``error`` outcome, so the caller always has something to record."""
     from arena.codestore import CodeFetchError, resolve
+    from arena.human import HUMAN, channel_for
     from arena.referee import run_match as referee_run_match
     from sandbox import get_sandbox, require_boundary
     from sandbox.base import SandboxError
@@ -43,6 +44,7 @@ def play(
         backend = get_sandbox(sandbox)
         require_boundary(backend, untrusted=spec.untrusted, allow_unsafe=allow_unsafe)
         bots = [resolve(seat) for seat in spec.seats]
+        human, human_time = channel_for(spec) if HUMAN in bots else (None, None)
         return referee_run_match(
             spec.game,
             bots,
@@ -51,6 +53,8 @@ def play(
             time=spec.time,
             sandbox=backend,
             match_id=spec.match_id or None,
+            human=human,
+            human_time=human_time,
         )
     except (ValueError, SandboxError, CodeFetchError) as exc:
         return MatchOutcome.refused(spec, f"match refused: {exc}")

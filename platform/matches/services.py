@@ -30,6 +30,7 @@ from django.db import DatabaseError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from arena.botspec import HUMAN
 from arena.contract import (
     DEFAULT_TIME_CONTROL,
     VERSION_PREFIX,
@@ -125,6 +126,8 @@ def match_spec(match: Match) -> MatchSpec:
 
 
 def _seat_spec(version: BotVersion) -> SeatSpec:
+    if version.builtin_name == HUMAN:  # a person's seat (the play app's matches)
+        return SeatSpec(bot=HUMAN)
     if version.builtin_name:
         return SeatSpec(bot=f"builtin:{version.builtin_name}")
     return SeatSpec(
@@ -157,16 +160,26 @@ def dispatch_match(match: Match) -> Match:
     )
     if sent:
         attempt = Match.objects.values_list("attempts", flat=True).get(pk=match.pk)
-        _send(match.pk, attempt)
+        # people's matches get their own, longer, limit (the task's default is the bots')
+        human = match.kind == MatchKind.HUMAN
+        _send(match.pk, attempt, time_limit_s(match.kind) if human else None)
     match.refresh_from_db()
     return match
 
 
-def _send(match_id: int, attempt: int) -> None:
+def time_limit_s(kind: str) -> int:
+    """How long a worker may play a match: people think longer than bots."""
+    if kind == MatchKind.HUMAN:
+        return int(getattr(settings, "ARENA_HUMAN_MATCH_TIME_LIMIT_S", 3 * 3600))
+    return int(settings.ARENA_MATCH_TIME_LIMIT_S)
+
+
+def _send(match_id: int, attempt: int, limit_s: int | None = None) -> None:
     from matches.tasks import play_match
 
+    limits = {} if limit_s is None else {"soft_time_limit": limit_s, "time_limit": limit_s + 30}
     try:
-        result = play_match.apply_async(args=[match_id, attempt])
+        result = play_match.apply_async(args=[match_id, attempt], **limits)
     except Exception as exc:
         if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
             # Inline: the task raised while playing; the match says what failed.
@@ -181,13 +194,15 @@ def _send(match_id: int, attempt: int) -> None:
 # ------------------------------------------------------------------------------ playing
 
 
-def match_deadline(time_control: dict[str, int] | None, seats: int) -> timedelta:
+def match_deadline(
+    time_control: dict[str, int] | None, seats: int, kind: str = MatchKind.STANDALONE
+) -> timedelta:
     """How long a worker may hold a match before the sweeper takes it back: the match time
-    limit (``ARENA_MATCH_TIME_LIMIT_S``, which the worker also enforces) plus the time the bots
+    limit (``time_limit_s``, which the worker also enforces) plus the time the bots
     may take to start and their banks, plus a grace period for recording."""
     tc = TimeControl.from_json(time_control)
     bots_ms = tc.start_ms + seats * tc.bank_ms
-    return timedelta(seconds=settings.ARENA_MATCH_TIME_LIMIT_S + 60, milliseconds=bots_ms)
+    return timedelta(seconds=time_limit_s(kind) + 60, milliseconds=bots_ms)
 
 
 def worker_name() -> str:
@@ -201,7 +216,7 @@ def claim(match_id: int, attempt: int) -> Match | None:
     if match is None:
         return None
     now = timezone.now()
-    deadline = now + match_deadline(match.time_control, match.seats.count())
+    deadline = now + match_deadline(match.time_control, match.seats.count(), match.kind)
     taken = Match.objects.filter(pk=match_id, attempts=attempt, status=MatchStatus.QUEUED).update(
         status=MatchStatus.RUNNING, started_at=now, deadline_at=deadline, worker=worker_name()
     )

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "ratings",
     "competitions",
     "accounts",
+    "play",
 ]
 
 MIDDLEWARE = [
@@ -177,6 +178,16 @@ ARENA_QUEUE_PATIENCE_S = int(os.environ.get("ARENA_QUEUE_PATIENCE_S", "1800"))
 #: Tries to store a played match's outcome when the database refuses it (backoff 0.5 s .. 30 s).
 ARENA_RECORD_RETRIES = int(os.environ.get("ARENA_RECORD_RETRIES", "8"))
 ARENA_SWEEP_BATCH = 200
+# --- People at the table (platform/play, docs/human-play.md) ---------------------------------
+#: A person's time per decision; no answer by then forfeits the seat (like a bot's timeout).
+ARENA_HUMAN_MOVE_S = int(os.environ.get("ARENA_HUMAN_MOVE_S", "300"))
+#: A play page that stops polling for this long has left: the seat forfeits.
+ARENA_HUMAN_LEAVE_S = int(os.environ.get("ARENA_HUMAN_LEAVE_S", "30"))
+#: The longest a people's match may take on a worker (it holds the worker's process).
+ARENA_HUMAN_MATCH_TIME_LIMIT_S = int(os.environ.get("ARENA_HUMAN_MATCH_TIME_LIMIT_S", "10800"))
+#: Per user: unfinished people's matches at once, and matches started in 24 hours.
+ARENA_HUMAN_OPEN_LIMIT = int(os.environ.get("ARENA_HUMAN_OPEN_LIMIT", "2"))
+ARENA_HUMAN_DAILY_LIMIT = int(os.environ.get("ARENA_HUMAN_DAILY_LIMIT", "30"))
 ARENA_UPLOAD_MAX_BYTES = int(os.environ.get("ARENA_UPLOAD_MAX_BYTES", str(2 * 1024 * 1024)))
 
 # --- REST API --------------------------------------------------------------------------------

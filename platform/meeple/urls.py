@@ -14,5 +14,6 @@ urlpatterns = [
     path("bots/", include("bots.urls")),
     path("matches/", include("matches.urls")),
     path("tournaments/", include("competitions.urls")),
+    path("play/", include("play.urls")),
     path("", include("site_pages.urls")),
 ]

@@ -1,0 +1,43 @@
+"""The games' optional pictures (``games/<pkg>/render.py`` and ``render_svg.py``), found by
+game slug, for the human seat and the learning adapters' ``render``."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from games.base import GameError, GameState
+from games.registry import get_game
+
+Renderer = Callable[[dict[str, Any]], str]
+
+
+def _find(slug: str, module: str, function: str) -> Renderer | None:
+    try:
+        package = type(get_game(slug)).__module__.rpartition(".")[0]
+    except GameError:
+        return None
+    try:
+        mod = importlib.import_module(f"{package}.{module}")
+    except ModuleNotFoundError:
+        return None
+    fn = getattr(mod, function, None)
+    return fn if callable(fn) else None
+
+
+def render_text(slug: str, state_json: dict[str, Any]) -> str | None:
+    fn = _find(slug, "render", "render_text")
+    return None if fn is None else fn(state_json)
+
+
+def render_svg(slug: str, state_json: dict[str, Any]) -> str | None:
+    fn = _find(slug, "render_svg", "render_svg")
+    return None if fn is None else fn(state_json)
+
+
+def seat_view(state: GameState, seat: int, seed: int) -> dict[str, Any]:
+    """A state for drawing ``seat``'s picture without leaking: what the seat may not know
+    (others' hands, the deck order) is redrawn from ``seed`` (``resample_hidden``), so the
+    picture shows the public position and the seat's own cards only truly."""
+    return state.resample_hidden(seat, seed).to_json()

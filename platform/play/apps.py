@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class PlayConfig(AppConfig):
+    name = "play"
+    verbose_name = "Play against bots"
+
+    def ready(self) -> None:
+        from arena.human import register_channel_factory
+        from play.channel import channel_for_spec
+
+        # Workers reach the people of a match through the shared cache (docs/human-play.md).
+        register_channel_factory(channel_for_spec)

@@ -1,0 +1,128 @@
+// The play page: hold this seat from this tab, poll for the pending decision, send choices.
+// A static file (no inline script), so a strict Content-Security-Policy can forbid inline code.
+(function () {
+  "use strict";
+  var root = document.getElementById("play");
+  if (!root) return;
+  var urls = JSON.parse(root.dataset.urls);
+  var csrf = root.querySelector("input[name=csrfmiddlewaretoken]").value;
+  var storeKey = "play-tab:" + urls.claim;
+  var tab = "";
+  var shownTurn = null;
+  var stopped = false;
+  var WAIT_MS = 700; // while the bots play: the next decision shows within this
+  var HOLD_MS = 1500; // while it is your move: only a heartbeat
+
+  function $(id) { return document.getElementById(id); }
+  function say(text) { $("play-status").textContent = text; }
+
+  function stop(message, isError) {
+    stopped = true;
+    $("play-choices").hidden = true;
+    $("play-resign").hidden = true;
+    if (isError) {
+      $("play-refused").textContent = message;
+      $("play-refused").hidden = false;
+    } else {
+      say(message);
+    }
+  }
+
+  function send(url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().then(function (data) { return { status: r.status, data: data }; });
+    });
+  }
+
+  function showRequest(req) {
+    $("play-choices").hidden = false;
+    $("play-clock").textContent = "(" + req.seconds_left + " s left)";
+    if (req.turn === shownTurn) return;
+    shownTurn = req.turn;
+    say("Your move.");
+    if (req.svg) {
+      $("play-board").innerHTML = req.svg; // drawn by the game's own renderer on the server
+      $("play-note").hidden = false;
+    }
+    $("play-obs").textContent = JSON.stringify(req.observation, null, 1);
+    $("play-obs-box").hidden = false;
+    if (req.text) {
+      $("play-text").textContent = req.text;
+      $("play-text-box").hidden = false;
+    }
+    var box = $("play-actions");
+    box.textContent = "";
+    req.labels.forEach(function (label, i) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "button play-action";
+      b.dataset.index = String(i);
+      b.textContent = label;
+      b.addEventListener("click", function () { choose(req.turn, i); });
+      box.appendChild(b);
+    });
+  }
+
+  function choose(turn, index) {
+    var buttons = $("play-actions").querySelectorAll("button");
+    buttons.forEach(function (b) { b.disabled = true; });
+    say("Sent. The others are playing…");
+    send(urls.act, { tab: tab, turn: turn, index: index }).then(function (r) {
+      if (r.status !== 200) {
+        say(r.data.detail || "That did not work.");
+        if (r.status === 409 && /tab/.test(r.data.detail || "")) stop(r.data.detail, true);
+      }
+      $("play-choices").hidden = true;
+    });
+  }
+
+  function finish(result) {
+    var text = "The game is over.";
+    if (result && result.error) text = "The game ended with an error: " + result.error;
+    else if (result && result.rank) {
+      text = "The game is over: you finished " + ordinal(result.rank) +
+        " with " + result.score + " points" + (result.status !== "ok" ? " (" + result.status + ")" : "") + ".";
+    }
+    stop(text, false);
+    $("play-replay").hidden = false;
+  }
+
+  function ordinal(n) {
+    var s = ["th", "st", "nd", "rd"], v = n % 100;
+    return n + (s[(v - 20) % 10] || s[v] || s[0]);
+  }
+
+  function poll() {
+    if (stopped) return;
+    fetch(urls.state + "?tab=" + encodeURIComponent(tab), { credentials: "same-origin" })
+      .then(function (r) {
+        return r.json().then(function (data) { return { status: r.status, data: data }; });
+      })
+      .then(function (r) {
+        if (r.status !== 200) { stop(r.data.detail || "This page lost its seat.", true); return; }
+        var s = r.data;
+        if (s.result) { finish(s.result); return; }
+        if (s.request) { showRequest(s.request); setTimeout(poll, HOLD_MS); return; }
+        $("play-choices").hidden = true;
+        say(s.status === "queued" ? "Waiting for a worker to start the game…" : "The others are playing…");
+        setTimeout(poll, WAIT_MS);
+      })
+      .catch(function () { setTimeout(poll, HOLD_MS); });
+  }
+
+  $("play-resign").addEventListener("click", function () {
+    send(urls.resign, { tab: tab }).then(function () { say("You resigned."); });
+  });
+
+  send(urls.claim, { tab: sessionStorage.getItem(storeKey) || "" }).then(function (r) {
+    if (r.status !== 200) { stop(r.data.detail || "You cannot play this seat here.", true); return; }
+    tab = r.data.tab;
+    sessionStorage.setItem(storeKey, tab);
+    poll();
+  });
+})();
