@@ -24,6 +24,7 @@ import socket
 import threading
 import time
 import weakref
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sandbox.base import BotCode, BotGone, BotProcess, Limits, Sandbox, SandboxError
@@ -349,6 +350,7 @@ class DockerSandbox(Sandbox):
             old = _age_s(created, now) > max_age_s
             if (dead or old) and self._remove(c):
                 n += 1
+                _remove_slot_folder(c)
         return n
 
 
@@ -380,6 +382,24 @@ def inspect_exit(container: Any, stderr: CappedText, wait_s: float) -> str | Non
         if time.monotonic() >= deadline:
             return None
         time.sleep(0.05)
+
+
+def _remove_slot_folder(container: Any) -> None:
+    """A warm-pool container's slot folder (its code and FIFOs), once the container is gone:
+    only a ``pool-*`` folder right under the bot folder, found through the container's mounts."""
+    import shutil
+
+    from sandbox.code import bot_dir_base
+    from sandbox.pool import SLOT_PREFIX
+
+    if container.labels.get(f"{LABEL}.pool") != "1":
+        return
+    base = bot_dir_base().resolve()
+    for m in container.attrs.get("Mounts", []):
+        folder = Path(m.get("Source", "")).parent
+        if folder.parent == base and folder.name.startswith(SLOT_PREFIX):
+            shutil.rmtree(folder, ignore_errors=True)
+            return
 
 
 def _worker_alive(pid: int, ticks: str) -> bool:

@@ -72,6 +72,9 @@ def docker_or_fail() -> Sandbox:
 
 @pytest.fixture
 def docker_sandbox() -> Iterator[Sandbox]:
+    from sandbox.docker import worker_id
+
     sb = docker_or_fail()
     yield sb
-    sb.reap({"test": "1"})
+    # only this test process's leftovers: another xdist worker's test may be mid-match
+    sb.reap({"test": "1", "worker": worker_id()})
