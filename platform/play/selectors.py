@@ -5,7 +5,7 @@ from __future__ import annotations
 from bots.models import BotVersion
 from bots.selectors import bots_for_game, latest_versions
 from catalog.models import Game
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from arena.botspec import HUMAN
@@ -18,7 +18,7 @@ def opponents(game: Game) -> list[BotVersion]:
     return [v for v in latest_versions(bots_for_game(game)) if v.builtin_name != HUMAN]
 
 
-def my_seats(user: AbstractBaseUser, limit: int = 50) -> QuerySet[PlaySeat]:
+def my_seats(user: User, limit: int = 50) -> QuerySet[PlaySeat]:
     """The user's seats in people's matches, newest first (one page; the list is bounded)."""
     return (
         PlaySeat.objects.filter(user=user)

@@ -14,7 +14,7 @@ from bots.services import system_user
 from catalog.models import Game
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -64,7 +64,7 @@ def human_version(game: Game) -> BotVersion:
 
 def start_match(
     *,
-    user: AbstractBaseUser,
+    user: User,
     game: Game,
     seats: list[BotVersion | None],
     options: dict[str, Any] | None = None,
@@ -115,7 +115,7 @@ def start_match(
     return match
 
 
-def _seat_of(user: AbstractBaseUser, match_id: int, seat: int) -> PlaySeat:
+def _seat_of(user: User, match_id: int, seat: int) -> PlaySeat:
     found = PlaySeat.objects.filter(match_id=match_id, seat=seat).select_related("match").first()
     if found is None:
         raise PlayError("No such seat.", 404)
@@ -124,7 +124,7 @@ def _seat_of(user: AbstractBaseUser, match_id: int, seat: int) -> PlaySeat:
     return found
 
 
-def claim_tab(user: AbstractBaseUser, match_id: int, seat: int, token: str = "") -> str:
+def claim_tab(user: User, match_id: int, seat: int, token: str = "") -> str:
     """Let one browser tab hold the seat: the tab that holds it (the same token, e.g. after a
     reload) keeps it; another tab gets it only once the holder stopped polling for the leave
     timeout. Returns the tab's token."""
@@ -150,7 +150,7 @@ def _beat(c: Any, match_id: int, seat: int, token: str) -> None:
     c.set(ch.key(match_id, seat, "beat"), time.time(), ch.KEY_TTL_S)
 
 
-def _holder(user: AbstractBaseUser, match_id: int, seat: int, token: str) -> Any:
+def _holder(user: User, match_id: int, seat: int, token: str) -> Any:
     _seat_of(user, match_id, seat)
     c = ch.play_cache()
     if not token or c.get(ch.key(match_id, seat, "tab")) != token:
@@ -158,16 +158,14 @@ def _holder(user: AbstractBaseUser, match_id: int, seat: int, token: str) -> Any
     return c
 
 
-def poll(user: AbstractBaseUser, match_id: int, seat: int, token: str) -> dict[str, Any]:
+def poll(user: User, match_id: int, seat: int, token: str) -> dict[str, Any]:
     """The tab's heartbeat: keeps its hold on the seat and returns what to show."""
     c = _holder(user, match_id, seat, token)
     _beat(c, match_id, seat, token)
     return {"request": c.get(ch.key(match_id, seat, "req"))}
 
 
-def act(
-    user: AbstractBaseUser, match_id: int, seat: int, token: str, turn: int, index: int
-) -> None:
+def act(user: User, match_id: int, seat: int, token: str, turn: int, index: int) -> None:
     """Answer the pending decision ``turn`` with legal index ``index`` (first answer wins)."""
     c = _holder(user, match_id, seat, token)
     pending = c.get(ch.key(match_id, seat, "req"))
@@ -179,6 +177,6 @@ def act(
         raise PlayError("That decision was already answered.", 409)
 
 
-def resign(user: AbstractBaseUser, match_id: int, seat: int, token: str) -> None:
+def resign(user: User, match_id: int, seat: int, token: str) -> None:
     c = _holder(user, match_id, seat, token)
     c.set(ch.key(match_id, seat, "resign"), True, ch.KEY_TTL_S)

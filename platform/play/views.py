@@ -11,6 +11,7 @@ from bots.models import Bot
 from catalog.models import Game
 from catalog.selectors import active_games
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -21,6 +22,13 @@ from play import selectors, services
 from play.services import PlayError
 
 YOU = "you"
+
+
+def _me(request: HttpRequest) -> User:
+    """The signed-in user (every caller checked that someone is signed in)."""
+    user = request.user
+    assert isinstance(user, User)
+    return user
 
 
 def _game_from(request: HttpRequest) -> tuple[Game | None, Bot | None]:
@@ -57,7 +65,7 @@ def new(request: HttpRequest) -> HttpResponse:
             try:
                 options = _options_from(request, game)
                 match = services.start_match(
-                    user=request.user, game=game, seats=picked, options=options
+                    user=_me(request), game=game, seats=picked, options=options
                 )
             except PlayError as exc:
                 error = exc.message
@@ -133,7 +141,7 @@ def seat_page(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
     found = selectors.seat_for(match_id, seat)
     if found is None:
         raise Http404("No such seat.")
-    if found.user_id != request.user.pk:
+    if found.user_id != _me(request).pk:
         return render(
             request, "play/refused.html", {"message": "This seat is another player's."}, status=403
         )
@@ -182,7 +190,7 @@ def claim(request: HttpRequest, match_id: int, seat: int) -> JsonResponse:
         return denied
     try:
         token = str(_body(request).get("tab") or "")
-        return JsonResponse({"tab": services.claim_tab(request.user, match_id, seat, token)})
+        return JsonResponse({"tab": services.claim_tab(_me(request), match_id, seat, token)})
     except PlayError as exc:
         return _json_error(exc)
 
@@ -192,7 +200,7 @@ def state(request: HttpRequest, match_id: int, seat: int) -> JsonResponse:
     if (denied := _login_json(request)) is not None:
         return denied
     try:
-        polled = services.poll(request.user, match_id, seat, request.GET.get("tab", ""))
+        polled = services.poll(_me(request), match_id, seat, request.GET.get("tab", ""))
     except PlayError as exc:
         return _json_error(exc)
     found = selectors.seat_for(match_id, seat)
@@ -231,7 +239,7 @@ def act(request: HttpRequest, match_id: int, seat: int) -> JsonResponse:
             raise PlayError("turn must be an integer.")
         if isinstance(index, bool) or not isinstance(index, int):
             raise PlayError("index must be an integer.")
-        services.act(request.user, match_id, seat, str(data.get("tab") or ""), turn, index)
+        services.act(_me(request), match_id, seat, str(data.get("tab") or ""), turn, index)
     except PlayError as exc:
         return _json_error(exc)
     return JsonResponse({"ok": True})
@@ -242,7 +250,7 @@ def resign(request: HttpRequest, match_id: int, seat: int) -> JsonResponse:
     if (denied := _login_json(request)) is not None:
         return denied
     try:
-        services.resign(request.user, match_id, seat, str(_body(request).get("tab") or ""))
+        services.resign(_me(request), match_id, seat, str(_body(request).get("tab") or ""))
     except PlayError as exc:
         return _json_error(exc)
     return JsonResponse({"ok": True})
@@ -251,4 +259,4 @@ def resign(request: HttpRequest, match_id: int, seat: int) -> JsonResponse:
 @login_required
 @require_GET
 def mine(request: HttpRequest) -> HttpResponse:
-    return render(request, "play/mine.html", {"seats": selectors.my_seats(request.user)})
+    return render(request, "play/mine.html", {"seats": selectors.my_seats(_me(request))})
