@@ -9,6 +9,7 @@ ARENA_SANDBOX.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import dj_database_url
 
@@ -106,10 +107,35 @@ STATIC_URL = "static/"
 # collectstatic's target; created up front so WhiteNoise has a folder to watch in development.
 STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
-MEDIA_ROOT = DATA_DIR / "media"
+# --- Uploaded bot code: Django's storage API (deploy/SCALING.md, "Bot code") ----------------
+# Workers fetch a version by id and hash through this storage, never through a path: either a
+# folder every worker mounts (ARENA_MEDIA_ROOT), or S3-compatible object storage when
+# ARENA_S3_BUCKET is set (django-storages: `pip install 'meeple-arena[s3]'`).
+MEDIA_ROOT = Path(os.environ.get("ARENA_MEDIA_ROOT") or DATA_DIR / "media")
 MEDIA_URL = "media/"
+_DEFAULT_STORAGE: dict[str, object] = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+if os.environ.get("ARENA_S3_BUCKET"):
+    _DEFAULT_STORAGE = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.environ["ARENA_S3_BUCKET"],
+            # Empty: AWS itself; else MinIO, Ceph, R2, Garage... (http://minio:9000).
+            "endpoint_url": os.environ.get("ARENA_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("ARENA_S3_REGION") or None,
+            # Empty: boto3's own chain (AWS_ACCESS_KEY_ID..., an instance role).
+            "access_key": os.environ.get("ARENA_S3_ACCESS_KEY_ID") or None,
+            "secret_key": os.environ.get("ARENA_S3_SECRET_ACCESS_KEY") or None,
+            "location": os.environ.get(
+                "ARENA_S3_PREFIX", ""
+            ),  # a key prefix, if the bucket is shared
+            # Uploads are private: no public ACL, never overwritten (each version its own key).
+            "default_acl": None,
+            "file_overwrite": False,
+            "querystring_auth": True,
+        },
+    }
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": _DEFAULT_STORAGE,
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
