@@ -26,7 +26,7 @@ from bots.models import BotVersion
 from catalog.models import Game
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, close_old_connections, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -205,11 +205,13 @@ def match_deadline(
     return timedelta(seconds=time_limit_s(kind) + 60, milliseconds=bots_ms)
 
 
-def worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+def worker_name(node: str = "") -> str:
+    """Who plays: the Celery node name (``-n w2@host``, what ``celery inspect`` shows) or the
+    machine's name, and the process id."""
+    return f"{node or socket.gethostname()}:{os.getpid()}"
 
 
-def claim(match_id: int, attempt: int) -> Match | None:
+def claim(match_id: int, attempt: int, *, node: str = "") -> Match | None:
     """Take a queued match for this delivery (status ``running``), or None when this delivery is
     stale or a duplicate (another attempt was sent, or the match is already taken or done)."""
     match = Match.objects.filter(pk=match_id).first()
@@ -218,7 +220,7 @@ def claim(match_id: int, attempt: int) -> Match | None:
     now = timezone.now()
     deadline = now + match_deadline(match.time_control, match.seats.count(), match.kind)
     taken = Match.objects.filter(pk=match_id, attempts=attempt, status=MatchStatus.QUEUED).update(
-        status=MatchStatus.RUNNING, started_at=now, deadline_at=deadline, worker=worker_name()
+        status=MatchStatus.RUNNING, started_at=now, deadline_at=deadline, worker=worker_name(node)
     )
     if not taken:
         return None
@@ -226,13 +228,13 @@ def claim(match_id: int, attempt: int) -> Match | None:
     return match
 
 
-def play(match_id: int, attempt: int) -> Match | None:
+def play(match_id: int, attempt: int, *, node: str = "") -> Match | None:
     """What a worker does with one delivery: claim, play, record (retrying the database with
     backoff before giving up, so a result survives a database that refuses writes for a while).
     Returns the recorded match, or None for a stale or duplicate delivery."""
     from arena.tasks import play as arena_play
 
-    match = claim(match_id, attempt)
+    match = claim(match_id, attempt, node=node)
     if match is None:
         return None
     try:
@@ -263,6 +265,11 @@ def record_with_retry(match_id: int, attempt: int, outcome: dict[str, Any]) -> M
                 raise
             log.warning("match %s: recording failed (%s), retrying in %.1fs", match_id, exc, delay)
             time.sleep(delay)
+            # A connection the server dropped (restart, failover) stays closed for good unless
+            # it is thrown away here: the next try then opens a new one (a worker's task runs
+            # outside any transaction; a caller's transaction is left alone).
+            if not transaction.get_connection().in_atomic_block:
+                close_old_connections()
             delay = min(delay * 2, 30.0)
     raise AssertionError("unreachable")
 

@@ -15,6 +15,7 @@ import dj_database_url
 
 from meeple.env import (
     REPO_ROOT,
+    code_storage,
     data_dir,
     database_url,
     env_bool,
@@ -107,35 +108,15 @@ STATIC_URL = "static/"
 # collectstatic's target; created up front so WhiteNoise has a folder to watch in development.
 STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
+
 # --- Uploaded bot code: Django's storage API (deploy/SCALING.md, "Bot code") ----------------
 # Workers fetch a version by id and hash through this storage, never through a path: either a
 # folder every worker mounts (ARENA_MEDIA_ROOT), or S3-compatible object storage when
 # ARENA_S3_BUCKET is set (django-storages: `pip install 'meeple-arena[s3]'`).
 MEDIA_ROOT = Path(os.environ.get("ARENA_MEDIA_ROOT") or DATA_DIR / "media")
 MEDIA_URL = "media/"
-_DEFAULT_STORAGE: dict[str, object] = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
-if os.environ.get("ARENA_S3_BUCKET"):
-    _DEFAULT_STORAGE = {
-        "BACKEND": "storages.backends.s3.S3Storage",
-        "OPTIONS": {
-            "bucket_name": os.environ["ARENA_S3_BUCKET"],
-            # Empty: AWS itself; else MinIO, Ceph, R2, Garage... (http://minio:9000).
-            "endpoint_url": os.environ.get("ARENA_S3_ENDPOINT_URL") or None,
-            "region_name": os.environ.get("ARENA_S3_REGION") or None,
-            # Empty: boto3's own chain (AWS_ACCESS_KEY_ID..., an instance role).
-            "access_key": os.environ.get("ARENA_S3_ACCESS_KEY_ID") or None,
-            "secret_key": os.environ.get("ARENA_S3_SECRET_ACCESS_KEY") or None,
-            "location": os.environ.get(
-                "ARENA_S3_PREFIX", ""
-            ),  # a key prefix, if the bucket is shared
-            # Uploads are private: no public ACL, never overwritten (each version its own key).
-            "default_acl": None,
-            "file_overwrite": False,
-            "querystring_auth": True,
-        },
-    }
 STORAGES = {
-    "default": _DEFAULT_STORAGE,
+    "default": code_storage(os.environ),
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
@@ -188,6 +169,9 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 3
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A match in hand goes on when the broker goes away: it is recorded in the database, which
+# needs no broker (Celery 6 is to change this default; tests/resilience/test_broker_restart.py).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 
 # --- The arena -------------------------------------------------------------------------------

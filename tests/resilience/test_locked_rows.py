@@ -23,9 +23,10 @@ pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest
 LOCK_TIMEOUT_MS = 500
 
 
-@pytest.mark.parametrize("lock", ["match-table", "rating-rows"])
+@pytest.mark.parametrize("lock", ["match-table", "rating-rows", "connection-cut"])
 def test_locked_rows_are_waited_out(lock: str, redis_server: Any, workers: Any, arena: Any) -> None:
     import psycopg
+    from django.db import connection
     from ratings.models import Rating
 
     redis = redis_server()
@@ -46,7 +47,17 @@ def test_locked_rows_are_waited_out(lock: str, redis_server: Any, workers: Any, 
     blocker = psycopg.connect(database_url())
     try:
         with blocker.cursor() as cur:
-            if lock == "match-table":
+            if lock == "connection-cut":
+                # The database drops the worker's connection (a failover, a restart) and then
+                # refuses the result's writes for a while.
+                cur.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    " AND pid <> %s",
+                    [connection.connection.info.backend_pid],
+                )
+                assert any(ok for (ok,) in cur.fetchall())
+            if lock in ("match-table", "connection-cut"):
                 cur.execute("LOCK TABLE matches_match IN ACCESS EXCLUSIVE MODE")
             else:
                 cur.execute(
