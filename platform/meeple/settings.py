@@ -150,9 +150,14 @@ if EMBEDDED_BROKER:
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        # Above the longest a match may take (time limit + grace): an unacknowledged message
-        # is redelivered only after this, and the sweeper acts well before.
-        "visibility_timeout": int(os.environ.get("ARENA_MATCH_TIME_LIMIT_S", "900")) + 3600,
+        # Above the longest a match may take (time limit + grace), people's matches included:
+        # an unacknowledged message is redelivered only after this, and the sweeper acts well
+        # before (a redelivery of a match still in hand would only find it taken).
+        "visibility_timeout": max(
+            int(os.environ.get("ARENA_MATCH_TIME_LIMIT_S", "900")),
+            int(os.environ.get("ARENA_HUMAN_MATCH_TIME_LIMIT_S", "10800")),
+        )
+        + 3600,
         # Sending to a broker that is down fails fast; the sweeper sends again later.
         "max_retries": 2,
         "interval_start": 0.2,
