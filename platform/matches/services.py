@@ -5,7 +5,8 @@
       -> record_outcome: one transaction, the match row locked; finished + ``match_finished``
          (ratings, tournaments, leagues listen), or error + ``match_failed``
     sweep_matches (periodic): a match running past its deadline, or queued with its message
-      lost, is sent again (attempt n+1) or, after ``ARENA_MATCH_ATTEMPTS``, marked error.
+      lost, is sent again (attempt n+1) or, a held one after ``ARENA_MATCH_ATTEMPTS``, marked
+      error.
 
 Exactly once: each send carries its attempt number and only the delivery of the current attempt
 may claim a queued match, so a duplicate or stale delivery does nothing; recording finds the
@@ -24,6 +25,7 @@ from typing import Any
 
 from bots.models import BotVersion
 from catalog.models import Game
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, close_old_connections, transaction
@@ -243,9 +245,17 @@ def play(match_id: int, attempt: int, *, node: str = "") -> Match | None:
         log.exception("match %s: cannot build its spec", match_id)
         outcome = {"status": "error", "error": f"cannot build the match: {exc}", "seats": []}
     else:
-        outcome = arena_play(
-            spec, sandbox=settings.ARENA_SANDBOX, allow_unsafe=settings.ARENA_ALLOW_UNSAFE_SANDBOX
-        ).to_json(replay=True)
+        try:
+            outcome = arena_play(
+                spec,
+                sandbox=settings.ARENA_SANDBOX,
+                allow_unsafe=settings.ARENA_ALLOW_UNSAFE_SANDBOX,
+            ).to_json(replay=True)
+        except SoftTimeLimitExceeded:
+            # The worker's own time limit stopped the referee (and its bots): record an error
+            # now rather than leave it held until the sweeper plays the same long match again.
+            limit = time_limit_s(match.kind)
+            outcome = {"status": "error", "error": f"the match took over {limit} s", "seats": []}
     return record_with_retry(match_id, attempt, outcome)
 
 
@@ -401,8 +411,10 @@ def requeue_match(match: Match, *, why: str = "") -> bool:
 def sweep_matches(now: datetime | None = None) -> dict[str, int]:
     """Take back what no worker will finish: matches held past their deadline (the worker died
     or the database refused the result for too long) and queued matches whose message was not
-    picked up in ``ARENA_QUEUE_PATIENCE_S`` (sent to a broker that lost it). Each is sent again,
-    or marked ``error`` once it has had ``ARENA_MATCH_ATTEMPTS`` attempts. Returns counts."""
+    picked up in ``ARENA_QUEUE_PATIENCE_S`` (sent to a broker that lost it). Each is sent again;
+    a held one is marked ``error`` once it has had ``ARENA_MATCH_ATTEMPTS`` attempts. A queued
+    one never is: no worker has tried it, its message may only be waiting behind a long queue
+    (an older message left there finds its attempt superseded). Returns counts."""
     now = now or timezone.now()
     patience = timedelta(seconds=settings.ARENA_QUEUE_PATIENCE_S)
     stale = Match.objects.filter(
@@ -412,7 +424,7 @@ def sweep_matches(now: datetime | None = None) -> dict[str, int]:
     ).order_by("pk")
     counts = {"requeued": 0, "failed": 0}
     for match in stale[: settings.ARENA_SWEEP_BATCH]:
-        if match.attempts >= settings.ARENA_MATCH_ATTEMPTS:
+        if match.status in _HELD and match.attempts >= settings.ARENA_MATCH_ATTEMPTS:
             mark_error(match.pk, f"no worker finished this match in {match.attempts} attempts")
             counts["failed"] += 1
         elif requeue_match(match, why=""):
