@@ -5,7 +5,8 @@
       -> record_outcome: one transaction, the match row locked; finished + ``match_finished``
          (ratings, tournaments, leagues listen), or error + ``match_failed``
     sweep_matches (periodic): a match running past its deadline, or queued with its message
-      lost, is sent again (attempt n+1) or, after ``ARENA_MATCH_ATTEMPTS``, marked error.
+      lost, is sent again (attempt n+1) or, a held one after ``ARENA_MATCH_ATTEMPTS``, marked
+      error.
 
 Exactly once: each send carries its attempt number and only the delivery of the current attempt
 may claim a queued match, so a duplicate or stale delivery does nothing; recording finds the
@@ -24,9 +25,10 @@ from typing import Any
 
 from bots.models import BotVersion
 from catalog.models import Game
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, close_old_connections, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -205,11 +207,13 @@ def match_deadline(
     return timedelta(seconds=time_limit_s(kind) + 60, milliseconds=bots_ms)
 
 
-def worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+def worker_name(node: str = "") -> str:
+    """Who plays: the Celery node name (``-n w2@host``, what ``celery inspect`` shows) or the
+    machine's name, and the process id."""
+    return f"{node or socket.gethostname()}:{os.getpid()}"
 
 
-def claim(match_id: int, attempt: int) -> Match | None:
+def claim(match_id: int, attempt: int, *, node: str = "") -> Match | None:
     """Take a queued match for this delivery (status ``running``), or None when this delivery is
     stale or a duplicate (another attempt was sent, or the match is already taken or done)."""
     match = Match.objects.filter(pk=match_id).first()
@@ -218,7 +222,7 @@ def claim(match_id: int, attempt: int) -> Match | None:
     now = timezone.now()
     deadline = now + match_deadline(match.time_control, match.seats.count(), match.kind)
     taken = Match.objects.filter(pk=match_id, attempts=attempt, status=MatchStatus.QUEUED).update(
-        status=MatchStatus.RUNNING, started_at=now, deadline_at=deadline, worker=worker_name()
+        status=MatchStatus.RUNNING, started_at=now, deadline_at=deadline, worker=worker_name(node)
     )
     if not taken:
         return None
@@ -226,13 +230,13 @@ def claim(match_id: int, attempt: int) -> Match | None:
     return match
 
 
-def play(match_id: int, attempt: int) -> Match | None:
+def play(match_id: int, attempt: int, *, node: str = "") -> Match | None:
     """What a worker does with one delivery: claim, play, record (retrying the database with
     backoff before giving up, so a result survives a database that refuses writes for a while).
     Returns the recorded match, or None for a stale or duplicate delivery."""
     from arena.tasks import play as arena_play
 
-    match = claim(match_id, attempt)
+    match = claim(match_id, attempt, node=node)
     if match is None:
         return None
     try:
@@ -241,9 +245,17 @@ def play(match_id: int, attempt: int) -> Match | None:
         log.exception("match %s: cannot build its spec", match_id)
         outcome = {"status": "error", "error": f"cannot build the match: {exc}", "seats": []}
     else:
-        outcome = arena_play(
-            spec, sandbox=settings.ARENA_SANDBOX, allow_unsafe=settings.ARENA_ALLOW_UNSAFE_SANDBOX
-        ).to_json(replay=True)
+        try:
+            outcome = arena_play(
+                spec,
+                sandbox=settings.ARENA_SANDBOX,
+                allow_unsafe=settings.ARENA_ALLOW_UNSAFE_SANDBOX,
+            ).to_json(replay=True)
+        except SoftTimeLimitExceeded:
+            # The worker's own time limit stopped the referee (and its bots): record an error
+            # now rather than leave it held until the sweeper plays the same long match again.
+            limit = time_limit_s(match.kind)
+            outcome = {"status": "error", "error": f"the match took over {limit} s", "seats": []}
     return record_with_retry(match_id, attempt, outcome)
 
 
@@ -263,6 +275,11 @@ def record_with_retry(match_id: int, attempt: int, outcome: dict[str, Any]) -> M
                 raise
             log.warning("match %s: recording failed (%s), retrying in %.1fs", match_id, exc, delay)
             time.sleep(delay)
+            # A connection the server dropped (restart, failover) stays closed for good unless
+            # it is thrown away here: the next try then opens a new one (a worker's task runs
+            # outside any transaction; a caller's transaction is left alone).
+            if not transaction.get_connection().in_atomic_block:
+                close_old_connections()
             delay = min(delay * 2, 30.0)
     raise AssertionError("unreachable")
 
@@ -394,8 +411,10 @@ def requeue_match(match: Match, *, why: str = "") -> bool:
 def sweep_matches(now: datetime | None = None) -> dict[str, int]:
     """Take back what no worker will finish: matches held past their deadline (the worker died
     or the database refused the result for too long) and queued matches whose message was not
-    picked up in ``ARENA_QUEUE_PATIENCE_S`` (sent to a broker that lost it). Each is sent again,
-    or marked ``error`` once it has had ``ARENA_MATCH_ATTEMPTS`` attempts. Returns counts."""
+    picked up in ``ARENA_QUEUE_PATIENCE_S`` (sent to a broker that lost it). Each is sent again;
+    a held one is marked ``error`` once it has had ``ARENA_MATCH_ATTEMPTS`` attempts. A queued
+    one never is: no worker has tried it, its message may only be waiting behind a long queue
+    (an older message left there finds its attempt superseded). Returns counts."""
     now = now or timezone.now()
     patience = timedelta(seconds=settings.ARENA_QUEUE_PATIENCE_S)
     stale = Match.objects.filter(
@@ -405,7 +424,7 @@ def sweep_matches(now: datetime | None = None) -> dict[str, int]:
     ).order_by("pk")
     counts = {"requeued": 0, "failed": 0}
     for match in stale[: settings.ARENA_SWEEP_BATCH]:
-        if match.attempts >= settings.ARENA_MATCH_ATTEMPTS:
+        if match.status in _HELD and match.attempts >= settings.ARENA_MATCH_ATTEMPTS:
             mark_error(match.pk, f"no worker finished this match in {match.attempts} attempts")
             counts["failed"] += 1
         elif requeue_match(match, why=""):

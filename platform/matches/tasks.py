@@ -14,6 +14,7 @@ from matches import services
 
 
 @app.task(
+    bind=True,
     name="matches.play_match",
     acks_late=True,
     reject_on_worker_lost=True,
@@ -21,10 +22,10 @@ from matches import services
     soft_time_limit=settings.ARENA_MATCH_TIME_LIMIT_S,
     time_limit=settings.ARENA_MATCH_TIME_LIMIT_S + 30,
 )
-def play_match(match_id: int, attempt: int) -> dict[str, Any] | None:
+def play_match(self: Any, match_id: int, attempt: int) -> dict[str, Any] | None:
     """Claim, play and record attempt ``attempt`` of match ``match_id`` (a stale or duplicate
     delivery does nothing)."""
-    match = services.play(match_id, attempt)
+    match = services.play(match_id, attempt, node=self.request.hostname or "")
     return None if match is None else {"match_id": match.pk, "status": match.status}
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -62,3 +64,29 @@ def secret_key(debug: bool) -> str:
             "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
         )
     return INSECURE_SECRET_KEY
+
+
+def code_storage(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Django's default storage (uploaded bot code): the filesystem under MEDIA_ROOT, or
+    S3-compatible object storage through django-storages when ``ARENA_S3_BUCKET`` is set
+    (deploy/SCALING.md, "Bot code")."""
+    bucket = environ.get("ARENA_S3_BUCKET", "")
+    if not bucket:
+        return {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+    return {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            # Empty: AWS itself; else MinIO, Ceph, Garage, R2... (http://minio:9000).
+            "endpoint_url": environ.get("ARENA_S3_ENDPOINT_URL") or None,
+            "region_name": environ.get("ARENA_S3_REGION") or None,
+            # Empty: boto3's own chain (AWS_ACCESS_KEY_ID..., an instance role).
+            "access_key": environ.get("ARENA_S3_ACCESS_KEY_ID") or None,
+            "secret_key": environ.get("ARENA_S3_SECRET_ACCESS_KEY") or None,
+            "location": environ.get("ARENA_S3_PREFIX", ""),  # a key prefix, if the bucket is shared
+            # Uploads are private (no ACL, signed URLs) and never overwritten.
+            "default_acl": None,
+            "querystring_auth": True,
+            "file_overwrite": False,
+        },
+    }

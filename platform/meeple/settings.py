@@ -9,11 +9,13 @@ ARENA_SANDBOX.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import dj_database_url
 
 from meeple.env import (
     REPO_ROOT,
+    code_storage,
     data_dir,
     database_url,
     env_bool,
@@ -106,10 +108,15 @@ STATIC_URL = "static/"
 # collectstatic's target; created up front so WhiteNoise has a folder to watch in development.
 STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
-MEDIA_ROOT = DATA_DIR / "media"
+
+# --- Uploaded bot code: Django's storage API (deploy/SCALING.md, "Bot code") ----------------
+# Workers fetch a version by id and hash through this storage, never through a path: either a
+# folder every worker mounts (ARENA_MEDIA_ROOT), or S3-compatible object storage when
+# ARENA_S3_BUCKET is set (django-storages: `pip install 'meeple-arena[s3]'`).
+MEDIA_ROOT = Path(os.environ.get("ARENA_MEDIA_ROOT") or DATA_DIR / "media")
 MEDIA_URL = "media/"
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": code_storage(os.environ),
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
@@ -143,9 +150,14 @@ if EMBEDDED_BROKER:
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        # Above the longest a match may take (time limit + grace): an unacknowledged message
-        # is redelivered only after this, and the sweeper acts well before.
-        "visibility_timeout": int(os.environ.get("ARENA_MATCH_TIME_LIMIT_S", "900")) + 3600,
+        # Above the longest a match may take (time limit + grace), people's matches included:
+        # an unacknowledged message is redelivered only after this, and the sweeper acts well
+        # before (a redelivery of a match still in hand would only find it taken).
+        "visibility_timeout": max(
+            int(os.environ.get("ARENA_MATCH_TIME_LIMIT_S", "900")),
+            int(os.environ.get("ARENA_HUMAN_MATCH_TIME_LIMIT_S", "10800")),
+        )
+        + 3600,
         # Sending to a broker that is down fails fast; the sweeper sends again later.
         "max_retries": 2,
         "interval_start": 0.2,
@@ -162,6 +174,9 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 3
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A match in hand goes on when the broker goes away: it is recorded in the database, which
+# needs no broker (Celery 6 is to change this default; tests/resilience/test_broker_restart.py).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 
 # --- The arena -------------------------------------------------------------------------------

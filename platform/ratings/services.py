@@ -39,9 +39,11 @@ def rate_match(match: Match, seats: Sequence[MatchSeat]) -> bool:
     if not is_rated(match, seats):
         return False
     bot_ids = [s.bot_version.bot_id for s in seats]
-    # Concurrent matches may both create a bot's first rating: let the database settle it.
+    # Concurrent matches may both create a bot's first rating: let the database settle it,
+    # inserting in bot order (as the locks below are taken) so two matches cannot deadlock.
     Rating.objects.bulk_create(
-        [Rating(bot_id=b, game_id=match.game_id) for b in bot_ids], ignore_conflicts=True
+        [Rating(bot_id=b, game_id=match.game_id) for b in sorted(set(bot_ids))],
+        ignore_conflicts=True,
     )
     # Lock in primary-key order so that two concurrent matches cannot deadlock.
     locked = {
