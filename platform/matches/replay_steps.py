@@ -163,9 +163,9 @@ def _state_after(
     try:
         game = get_game(replay["game"])
         state = game.new_game(len(replay["seats"]), replay["seed"], replay.get("options") or {})
-        for d in moves[: n - 1]:
-            state.apply(d["action"])
         if n:
+            for d in moves[: n - 1]:
+                state.apply(d["action"])
             _, before_deal = state.apply_keeping_round_end(moves[n - 1]["action"])
     except (GameError, KeyError, TypeError) as exc:
         raise ReplayUnavailable(f"The replay cannot be re-simulated: {exc}") from exc
