@@ -53,9 +53,7 @@ def rules_page(slug: str) -> RulesPage:
 def _built_examples(slug: str) -> tuple[str, list[tuple[str, str, str]], list[str]]:
     """The examples the engine builds (deterministic, so computed once per process)."""
     act = example_act_message(slug)
-    fields = [
-        (key, _json_type(value), _short(value)) for key, value in act["observation"].items()
-    ]
+    fields = [(key, _json_type(value), _short(value)) for key, value in act["observation"].items()]
     actions = [json.dumps(a) for a in action_shapes(slug)]
     return json.dumps(act, indent=1), fields, actions
 

@@ -90,7 +90,8 @@ def test_event_lines_read_as_text_with_seat_names() -> None:
         {"type": "clear_out", "seat": 1, "card": "TUBE", "count": 3, "points": [1, 2]}, names
     )
     assert line == "clear out · seat 1 (mybot) · card TUBE · count 3 · points [1, 2]"
-    assert replay_steps.describe_event({"type": "x", "ok": True, "v": None}) == "x · ok yes · v none"
+    plain = replay_steps.describe_event({"type": "x", "ok": True, "v": None})
+    assert plain == "x · ok yes · v none"
     replay = _replay("manhattan-traffiq")
     step = replay_steps.step(replay, 1)
     assert len(step["event_lines"]) == len(step["decision"]["events"])
