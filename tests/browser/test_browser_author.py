@@ -7,9 +7,9 @@ import io
 import json
 import zipfile
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
-import pytest
 from bots.services import ensure_builtin_bots
 from catalog.services import sync_games
 from matches import replay_steps
@@ -51,8 +51,11 @@ def test_rules_page_and_starter_bot_download(page: Any, live_server: Any) -> Non
     outside: list[str] = []
     page.on(
         "request",
-        lambda r: None if r.url.startswith(live_server.url) or r.url.startswith("data:")
-        else outside.append(r.url),
+        lambda r: (
+            None
+            if r.url.startswith(live_server.url) or r.url.startswith("data:")
+            else outside.append(r.url)
+        ),
     )
     page.goto("/games/tri-area/rules/")
     page.get_by_role("heading", name="Tri*Area: rules for bot authors").wait_for()
@@ -69,7 +72,7 @@ def test_rules_page_and_starter_bot_download(page: Any, live_server: Any) -> Non
         page.locator('[data-test="starter-zip"]').click()
     download = info.value
     assert download.suggested_filename == "tri-area-starter-bot.zip"
-    data = open(download.path(), "rb").read()
+    data = Path(download.path()).read_bytes()
     assert data == starter_zip("tri-area")
     assert sorted(zipfile.ZipFile(io.BytesIO(data)).namelist()) == ["README.md", "main.py"]
     page.get_by_role("link", name="The bot protocol").click()
@@ -110,7 +113,7 @@ def test_speed_control_to_the_end_and_one_request_per_step(page: Any) -> None:
     assert page.get_by_role("button", name="Next").is_disabled()
     with page.expect_download() as info:
         page.get_by_role("link", name="Download the replay (JSON)").click()
-    assert json.load(open(info.value.path())) == match.replay
+    assert json.loads(Path(info.value.path()).read_text()) == match.replay
 
 
 def test_seat_view_shows_what_that_seat_was_told(page: Any) -> None:
