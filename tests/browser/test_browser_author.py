@@ -46,6 +46,13 @@ def _shows_text(page: Any, text: str) -> None:
     )
 
 
+def _one_field_per_line(obs: dict[str, Any]) -> str:
+    """The viewer's layout of an observation (valid JSON, one top-level field per line)."""
+    compact = {"separators": (",", ":"), "ensure_ascii": False}
+    lines = [f" {json.dumps(k, **compact)}: {json.dumps(v, **compact)}" for k, v in obs.items()]
+    return "{\n" + ",\n".join(lines) + "\n}"
+
+
 def test_rules_page_and_starter_bot_download(page: Any, live_server: Any) -> None:
     sync_games()
     outside: list[str] = []
@@ -135,7 +142,7 @@ def test_seat_view_shows_what_that_seat_was_told(page: Any) -> None:
         page.wait_for_function(
             "text => document.querySelector('#replay [data-field=\"observation\"]')"
             ".textContent === text",
-            arg=json.dumps(want["observation"], indent=1),
+            arg=_one_field_per_line(want["observation"]),
         )
         shown = json.loads(page.locator('#replay [data-field="observation"]').inner_text())
         assert shown == want["observation"]

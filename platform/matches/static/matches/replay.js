@@ -98,12 +98,15 @@
     field("seat-to-act").textContent = view.to_act
       ? "This seat owes the next decision; it was offered " + view.legal_actions.length + " legal action(s):"
       : "Another seat owes the next decision (or the match is over).";
-    field("observation").textContent = JSON.stringify(view.observation, null, 1);
+    // one field per line, each value compact: readable without scrolling through lists
+    const lines = Object.keys(view.observation).map(
+      (k) => " " + JSON.stringify(k) + ": " + JSON.stringify(view.observation[k]));
+    field("observation").textContent = "{\n" + lines.join(",\n") + "\n}";
     const legal = field("legal-actions");
     legal.replaceChildren();
     for (const [i, a] of (view.legal_actions || []).entries()) {
       const li = document.createElement("li");
-      li.textContent = i + ": " + JSON.stringify(a);
+      li.textContent = JSON.stringify(a);
       legal.appendChild(li);
     }
     legal.hidden = !view.to_act;
