@@ -10,9 +10,9 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from site_pages.markdown import markdown_file
 
 from arena.newbot import action_shapes, example_act_message
+from catalog.markdown import markdown_file
 from catalog.models import Game
 from games import registry
 from games.base import GameError

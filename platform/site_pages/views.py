@@ -1,6 +1,7 @@
 """The home page, the health check, and the documentation pages for bot authors (the bot
 protocol rendered from ``arena/bot-protocol.md``, and how to use the API from a script)."""
 
+from catalog.markdown import markdown_file
 from catalog.selectors import active_games
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -9,7 +10,6 @@ from matches.selectors import latest_matches
 from ratings.selectors import top_bots
 
 from arena.protocol import DOC as PROTOCOL_DOC
-from site_pages.markdown import markdown_file
 
 
 def home(request: HttpRequest) -> HttpResponse:

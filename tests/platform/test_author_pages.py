@@ -12,8 +12,8 @@ from html import unescape
 
 import pytest
 from bots.services import ensure_builtin_bots
+from catalog.markdown import render_markdown
 from matches.services import create_match, dispatch_match
-from site_pages.markdown import render_markdown
 
 from arena.newbot import RUNTIME, example_act_message, starter_zip
 from arena.protocol import DOC
