@@ -153,9 +153,9 @@ class Command(BaseCommand):
                 console.print(
                     f"[dim]A background worker plays the matches (log: {worker_log}).[/dim]"
                 )
-            self._run(opts)
+            self._run(opts, served)
 
-    def _run(self, opts: dict[str, Any]) -> None:
+    def _run(self, opts: dict[str, Any], served: tuple[str, str] | None) -> None:
         # Eager mode runs the tasks here; Celery's per-task INFO lines would bury the bars.
         logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
         games = {g.slug: g for g in sync_games()}
