@@ -16,8 +16,12 @@ def test_each_games_tournament_gets_its_own_seeds(db, capsys) -> None:
     call_command("demo", "--games", "manhattan-traffiq", "trishaw-frenzy", "--matches", "3")
     tournaments = list(Tournament.objects.all())
     assert len({t.seed for t in tournaments}) == 2
-    seeds = list(Match.objects.values_list("seed", flat=True))
-    assert len(seeds) == 6 and len(set(seeds)) == 6
+    # within a tournament, seat rotations may replay a deal on purpose (shared deals); across
+    # the games' tournaments no match seed repeats (they once all started from the same one)
+    by_tournament = [
+        set(Match.objects.filter(tournament=t).values_list("seed", flat=True)) for t in tournaments
+    ]
+    assert all(by_tournament) and not by_tournament[0] & by_tournament[1]
     assert {t.seed for t in tournaments} == {
         demo.game_seed(1, "manhattan-traffiq"),
         demo.game_seed(1, "trishaw-frenzy"),
