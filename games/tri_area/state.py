@@ -501,6 +501,9 @@ class TriAreaState(GameState):
             res = self.result()
             events.append({"type": "game_end", "scores": res.scores, "ranks": res.ranks})
             return events
+        # Between the settlement and the deal nobody owes a decision: a viewer's picture of this
+        # moment says so (the deal resets all three).
+        self.phase, self.turn, self.trick = "round_end", None, TRICKS
         self.keep_round_end_position()
         return events + self._start_round(self.round + 1)
 
