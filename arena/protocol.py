@@ -1,5 +1,5 @@
-"""Bot protocol version 1 (docs: /work/shared/docs/bot-protocol.md): the messages the referee
-writes and the checking of what a bot answers. Pure functions, no I/O.
+"""Bot protocol version 1 (docs: ``arena/bot-protocol.md``, also the site's protocol page):
+the messages the referee writes and the checking of what a bot answers. Pure functions, no I/O.
 
 The hot path (one ``act`` out, one answer in, per decision) uses orjson, several times faster
 than the standard library, and stays byte-for-byte what ``json.dumps(message,
@@ -14,11 +14,14 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import orjson
 
 PROTOCOL_VERSION = 1
+#: The protocol's documentation, shipped in the package so that an installed site shows it.
+DOC = Path(__file__).with_name("bot-protocol.md")
 
 #: A bot's ``log`` text is kept in the replay; longer ones are cut to this many characters.
 MAX_LOG_CHARS = 2000

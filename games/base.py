@@ -89,6 +89,10 @@ class GameState(ABC):
 
     game: ClassVar[Game]
 
+    #: Set only by :meth:`apply_keeping_round_end` (a replay viewer's copy): never serialised.
+    keep_round_end: bool = False
+    round_end_position: dict[str, JSON] | None = None
+
     @abstractmethod
     def current_seat(self) -> int | None:
         """The seat that owes the next decision, or ``None`` when the game is over."""
@@ -138,6 +142,26 @@ class GameState(ABC):
 
     def apply_index(self, index: int) -> list[dict[str, JSON]]:
         return self.apply(self.legal_actions()[index])
+
+    def keep_round_end_position(self) -> None:
+        """Engines that deal a new round inside ``apply`` call this just before the deal, so
+        that a viewer can draw the position that ended the round (scores settled, the board
+        not yet cleared). Free unless :meth:`apply_keeping_round_end` asked for it."""
+        if self.keep_round_end:
+            self.round_end_position = self.to_json()
+
+    def apply_keeping_round_end(
+        self, action: Action
+    ) -> tuple[list[dict[str, JSON]], dict[str, JSON] | None]:
+        """``apply`` that also returns the state's JSON just before a new round was dealt
+        (None when this decision dealt no new round)."""
+        self.keep_round_end, self.round_end_position = True, None
+        try:
+            events = self.apply(action)
+        finally:
+            self.keep_round_end = False
+        position, self.round_end_position = self.round_end_position, None
+        return events, position
 
 
 class Game(ABC):

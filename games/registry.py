@@ -1,11 +1,15 @@
-"""Games by slug. A game is a sub-package of ``games`` exposing ``GAME`` and ``BOTS``;
-adding one to ``_PACKAGES`` (and passing ``tests/test_game_conformance.py``) registers it."""
+"""Games by slug. A game is a sub-package of ``games`` exposing ``GAME`` and ``BOTS`` (and
+optionally ``RULES``, ``RENDER_TEXT``, ``RENDER_SVG``, see below); adding one to ``_PACKAGES``
+(and passing ``tests/test_game_conformance.py``) registers it."""
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from games.base import Bot, Game, GameError
 
@@ -50,3 +54,26 @@ def get_bot(slug: str, name: str) -> type[Bot]:
     if name not in found:
         raise GameError(f"{slug} has no built-in bot {name!r} (built-ins: {', '.join(found)})")
     return found[name]
+
+
+#: A state picture: the state's JSON to text, or to one ``<svg>`` element.
+Renderer = Callable[[dict[str, Any]], str]
+
+
+def rules_path(slug: str) -> Path | None:
+    """The game's ``RULES.md`` as its package declares it (``RULES``), shipped with the package
+    so that an installed copy can show it; None if the game declares none."""
+    path = getattr(_module(slug), "RULES", None)
+    return Path(path) if path is not None else None
+
+
+def text_renderer(slug: str) -> Renderer | None:
+    """The game's declared ``RENDER_TEXT`` (a state's JSON to a text picture), if any."""
+    fn: Renderer | None = getattr(_module(slug), "RENDER_TEXT", None)
+    return fn
+
+
+def svg_renderer(slug: str) -> Renderer | None:
+    """The game's declared ``RENDER_SVG`` (a state's JSON to one ``<svg>`` element), if any."""
+    fn: Renderer | None = getattr(_module(slug), "RENDER_SVG", None)
+    return fn

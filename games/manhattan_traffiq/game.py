@@ -18,10 +18,10 @@ class ManhattanTraffiq(Game):
     options = (
         Option(
             "scoring",
-            "points",
-            "How the final standing is counted: 'points' (truck 2, taxi 1; ties broken by "
-            "the number of vehicles) or 'vehicles' (number of vehicles; ties broken by "
-            "points).",
+            "vehicles",
+            "How the final standing is counted: 'vehicles' (the rulebook: most vehicles on "
+            "the streets; ties broken by points) or 'points' (the reviews' reading: truck 2, "
+            "taxi 1; ties broken by the number of vehicles).",
             kind=str,
             choices=("points", "vehicles"),
         ),

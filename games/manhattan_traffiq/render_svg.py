@@ -35,8 +35,8 @@ PHASES = {
     "action": "chooses an action",
     "place_where": "places a tile",
     "taxi_to": "rides a taxi",
-    "vehicle": "may put a vehicle on the new crossing",
-    "compete": "may compete on the roads",
+    "vehicle": "may add a vehicle",
+    "compete": "may compete",
 }
 
 
@@ -201,13 +201,16 @@ def _panel(s: dict[str, Any]) -> tuple[list[str], int]:
         f"{escape(_status(s, points, on_map))}</text>",
     ]
     y = MAP_Y + 88
-    if s["phase"] != "over":
+    if s["phase"] == "over":
+        out.append(_small(x, y, _ending(s)))
+    else:
         used = s["used"]
-        note = f"actions this turn: {used['actions']} of 2"
+        # short enough for the 300 px column in every combination
+        note = f"{used['actions']}/2 actions"
         if s.get("tile"):
-            note += f" \u00b7 placing {s['tile']}"
+            note = f"{used['actions']}/2 \u00b7 placing {s['tile']}"
         if s["final_left"] is not None:
-            note += f" \u00b7 final round, {s['final_left']} turn(s) left"
+            note += f" \u00b7 last round, {s['final_left']} left"
         out.append(_small(x, y, note))
     y += 14
     for seat in range(players):
@@ -253,17 +256,26 @@ def _panel(s: dict[str, Any]) -> tuple[list[str], int]:
 
 
 def _status(s: dict[str, Any], points: list[int], on_map: list[list[int]]) -> str:
+    """One short line (the panel is 300 px wide); why the game ended goes below it."""
     if s["phase"] != "over":
         return f"Seat {s['current']} {PHASES.get(s['phase'], s['phase'])}"
     if s.get("winner") is not None:
-        return f"Game over: Seat {s['winner']} placed every vehicle"
-    by_count = (s.get("options") or {}).get("scoring") == "vehicles"
+        return f"Game over: Seat {s['winner']} wins"
+    by_count = (s.get("options") or {}).get("scoring", "vehicles") == "vehicles"
     keys = [(sum(c), p) if by_count else (p, sum(c)) for p, c in zip(points, on_map, strict=True)]
     best = [seat for seat, k in enumerate(keys) if k == max(keys)]
     who = (
         f"Seat {best[0]} wins" if len(best) == 1 else "seats " + ", ".join(map(str, best)) + " tie"
     )
     return f"Game over: {who}"
+
+
+def _ending(s: dict[str, Any]) -> str:
+    if s.get("winner") is not None:
+        return "placed every vehicle: an immediate win"
+    if (s.get("options") or {}).get("scoring", "vehicles") == "vehicles":
+        return "most vehicles on the map, then points"
+    return "most points (truck 2, taxi 1)"
 
 
 def _mini_tile(x: float, y: float, size: float, pattern: str) -> str:

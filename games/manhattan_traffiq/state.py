@@ -389,7 +389,7 @@ class TraffiqState(GameState):
             raise GameError("manhattan-traffiq: the game is not over yet, there is no result")
         pts = [self.points(s) for s in range(self._players)]
         cnt = [self.on_map(s) for s in range(self._players)]
-        by_count = self.options.get("scoring", "points") == "vehicles"
+        by_count = self.options.get("scoring", "vehicles") == "vehicles"
         scores: list[int | float] = list(cnt if by_count else pts)
         keys = [(c, p) if by_count else (p, c) for p, c in zip(pts, cnt, strict=True)]
         if self.winner is None:
@@ -516,7 +516,45 @@ class TraffiqState(GameState):
             if isinstance(exc, GameError):
                 raise
             raise GameError(f"manhattan-traffiq: malformed state JSON ({exc!r})") from None
+        s._check(data)
         return s
+
+    def _check(self, data: dict[str, JSON]) -> None:
+        """Consistency checks with clear messages, so a bad saved state fails at load time
+        rather than at a later move (as TRND's state validation does). The tile mix is not
+        checked: hand-built test positions lay out any map."""
+        n = self._players
+        problems: list[str] = []
+        cells = [(x, y) for x, y, _, _ in self.board.placed]
+        owned = VEHICLES[n]
+        if len(self.hands) != n or len(self.supply) != n:
+            problems.append(f"hands and supply must have one entry per player ({n})")
+        elif not 0 <= self.current < n:
+            problems.append(f"current seat {self.current} is not a seat of {n}")
+        elif len(set(cells)) != len(cells):
+            problems.append("two tiles on the same square")
+        elif len(self.vehicles) != len(data["vehicles"]):
+            problems.append("two vehicles on the same crossing")
+        elif self.tile is not None and self.tile not in ALL_PATTERNS:
+            problems.append(f"unknown chosen tile {self.tile!r}")
+        else:
+            on_map = [[0, 0] for _ in range(n)]
+            for node, (seat, kind) in self.vehicles.items():
+                if not 0 <= seat < n or kind not in KINDS:
+                    problems.append(f"vehicle {kind!r} of seat {seat} at {list(node)} is invalid")
+                elif node not in self.board.spots:
+                    problems.append(f"the {kind} of seat {seat} at {list(node)} is off the map")
+                else:
+                    on_map[seat][KINDS.index(kind)] += 1
+            for seat in range(n):
+                for i, kind in enumerate(KINDS):
+                    if on_map[seat][i] > owned[i] or not 0 <= self.supply[seat][i] <= owned[i]:
+                        problems.append(
+                            f"seat {seat} has {on_map[seat][i]} {kind}s on the map and "
+                            f"{self.supply[seat][i]} in supply; it owns {owned[i]}"
+                        )
+        if problems:
+            raise GameError(f"manhattan-traffiq: malformed state JSON ({'; '.join(problems)})")
 
     def clone(self) -> TraffiqState:
         s = TraffiqState()

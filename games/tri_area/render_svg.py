@@ -36,6 +36,7 @@ PHASES = {
     "lead_declaration": "lead area declaration",
     "sell": "selling blocks",
     "over": "game over",
+    "round_end": "round scored, before the next deal",
 }
 
 WIDTH = 960

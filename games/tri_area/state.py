@@ -132,6 +132,9 @@ class TriAreaState(GameState):
         self.tricks = []
         self.trick = 1
         self.leader = self.start
+        # The last meeting belongs to the last round: round 3 opens with declarations and
+        # sales, and its observation must not show the old table as current.
+        self._clear_meeting()
         events: list[Event] = [
             {
                 "type": "round_start",
@@ -153,6 +156,9 @@ class TriAreaState(GameState):
         self.phase = "meeting"
         self.pos = 0
         self.turn = self.leader
+        self._clear_meeting()
+
+    def _clear_meeting(self) -> None:
         self.table = [None] * SEATS
         self.values = [None] * SEATS
         self.adopted = None
@@ -495,6 +501,10 @@ class TriAreaState(GameState):
             res = self.result()
             events.append({"type": "game_end", "scores": res.scores, "ranks": res.ranks})
             return events
+        # Between the settlement and the deal nobody owes a decision: a viewer's picture of this
+        # moment says so (the deal resets all three).
+        self.phase, self.turn, self.trick = "round_end", None, TRICKS
+        self.keep_round_end_position()
         return events + self._start_round(self.round + 1)
 
     def _declaration(self, seat: int, card: str | None, lead: bool) -> int:

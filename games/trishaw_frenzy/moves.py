@@ -7,6 +7,7 @@ Trishaws are indexed 0..T-1; trishaw ``t`` is seat ``t``, except the solo AI, tr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from games.base import GameError
@@ -119,7 +120,9 @@ def _route_event(s: State, by: int) -> dict[str, Any]:
     return {"type": "route", "card": ROUTE_IDS[r], "view": v, "by": by, "progress": progress(s)}
 
 
-def _end_round(s: State, rng: Rng, ev: Events) -> None:
+def _end_round(
+    s: State, rng: Rng, ev: Events, before_deal: Callable[[], None] | None = None
+) -> None:
     prog = progress(s)
     places = scoring.round_places(prog)
     vps = [scoring.PLACE_VP[p - 1] for p in places]
@@ -146,20 +149,23 @@ def _end_round(s: State, rng: Rng, ev: Events) -> None:
             {"type": "game_end", "totals": scoring.totals(s["tokens"], s["bonus"]), "ranks": ranks}
         )
         return
+    if before_deal is not None:
+        before_deal()
     s["round"] += 1
     s["first"] = scoring.next_first_rider(s["tokens"], s["bonus"], s["first"])
     start_round(s, rng, ev)
 
 
-def end_turn(s: State, rng: Rng, ev: Events) -> None:
+def end_turn(s: State, rng: Rng, ev: Events, before_deal: Callable[[], None] | None = None) -> None:
     """Close the current turn and run the game on (rounds ending, the solo AI's turns) until a
-    real rider owes a roll, or the game is over."""
+    real rider owes a roll, or the game is over. ``before_deal`` runs just before a new round
+    is dealt (a viewer keeps the round's last position)."""
     while True:
         s["turns"] += 1
         if s["ending"] is None and s["turns"] >= MAX_TURNS_PER_ROUND:
             s["ending"] = "turn_limit"
         if s["ending"] is not None:
-            _end_round(s, rng, ev)
+            _end_round(s, rng, ev, before_deal)
             if s["phase"] == "over":
                 return
         else:

@@ -156,12 +156,17 @@ class TrishawState(GameState):
             raise IllegalAction(f"trishaw-frenzy: {action!r} has wrong value types")
         rng = Rng(s["rng"])
         ev: list[dict[str, JSON]] = []
+
+        def before_deal() -> None:
+            s["rng"] = rng.state
+            self.keep_round_end_position()
+
         if s["phase"] == "roll":
             if moves.roll(s, rng, ev):
-                moves.end_turn(s, rng, ev)
+                moves.end_turn(s, rng, ev, before_deal)
         else:
             moves.resolve_event(s, chosen, rng, ev)
-            moves.end_turn(s, rng, ev)
+            moves.end_turn(s, rng, ev, before_deal)
         s["rng"] = rng.state
         return ev
 
@@ -267,6 +272,9 @@ class TrishawState(GameState):
                 raise ValueError("bad sizes")
         except (TypeError, ValueError, KeyError) as exc:
             raise GameError(f"trishaw-frenzy: malformed state ({exc})") from None
+        problems = _problems(s)
+        if problems:
+            raise GameError(f"trishaw-frenzy: malformed state ({'; '.join(problems)})")
         return cls(s)
 
     def resample_hidden(self, seat: int, seed: int) -> TrishawState:
@@ -287,6 +295,48 @@ class TrishawState(GameState):
         if self._rows is None or self._rows[0] != key:
             self._rows = (key, board.board_rows(self.s["tiles"]))
         return self._rows[1]
+
+
+def _problems(s: dict[str, Any]) -> list[str]:
+    """What makes a loaded state inconsistent (empty when it is fine): checked on load, as
+    TRND does, so that a bad saved state fails with a clear message instead of later moves."""
+    count = len(s["pos"])
+    ints = all(
+        isinstance(x, int) and not isinstance(x, bool)
+        for x in [*s["pos"], *s["route"], *s["route_deck"], *s["route_discard"], *s["bonus"]]
+        + [*s["event_deck"], *s["event_discard"], *(s["event"] or []), s["turn"], s["first"]]
+        + [v for pair in s["tiles"] for v in pair]
+        + [v for tokens in s["tokens"] for v in tokens]
+    )
+    if not ints:
+        return ["positions, cards, tiles and tokens must be integers"]
+    problems = []
+    if s["solo"] != (s["players"] == 1) or count != (2 if s["solo"] else s["players"]):
+        problems.append(f"{s['players']} players need {max(2, s['players'])} trishaws")
+    if s["phase"] not in ("roll", "event", "over") or (s["event"] is None) == (
+        s["phase"] == "event"
+    ):
+        problems.append(f"phase {s['phase']!r} does not match the event card {s['event']}")
+    if not 0 <= s["turn"] < count or not 0 <= s["first"] < count:
+        problems.append("the rider to move and the first rider must be trishaws of the match")
+    if not 1 <= s["round"] <= s["rounds"]:
+        problems.append(f"round {s['round']} is outside 1..{s['rounds']}")
+    bad = [c for c in s["pos"] if not 0 <= c < N * N]
+    if bad:
+        problems.append(f"trishaw positions {bad} are off the {N}x{N} board")
+    if sorted(t for t, _ in s["tiles"]) != list(range(9)) or any(
+        not 0 <= o < 4 for _, o in s["tiles"]
+    ):
+        problems.append("the map must hold the 9 tiles once each, turned 0 to 3 times")
+    routes = [*s["route_deck"], *s["route_discard"], s["route"][0]]
+    if sorted(routes) != list(range(len(ROUTE_IDS))) or not 0 <= s["route"][1] < 4:
+        problems.append("route cards must be the deck's, each once (deck, discard, current)")
+    events = [*s["event_deck"], *s["event_discard"], *(s["event"] or [])[:1]]
+    if sorted(events) != list(range(len(EVENT_IDS))) or (s["event"] and not 0 <= s["event"][1] < 4):
+        problems.append("event cards must be the deck's, each once (deck, discard, in play)")
+    if len(s["tokens"]) != count or len(s["bonus"]) != count:
+        problems.append("tokens and bonus need one entry per trishaw")
+    return problems
 
 
 def _types(value: Any) -> Any:

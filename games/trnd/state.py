@@ -279,6 +279,8 @@ class TrndState(GameState):
         elif self.round >= self.max_rounds:
             self.reason = "round_limit"
         else:
+            self.phase = CHOOSE  # the turn is over (the deal resets it anyway)
+            self.keep_round_end_position()
             return events + self._start_round()
         self.phase = OVER
         res = self.result()

@@ -1,4 +1,4 @@
-"""Game pages: the list and one game with its leaderboard."""
+"""Game pages: the list, one game with its leaderboard, its rules page and starter bot."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from django.shortcuts import render
 from matches.selectors import filter_matches
 from ratings.selectors import leaderboard
 
-from catalog.selectors import active_games, game_by_slug
+from arena.newbot import starter_zip
+from catalog.selectors import active_games, game_by_slug, rules_page
 
 
 def game_list(request: HttpRequest) -> HttpResponse:
@@ -30,3 +31,17 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournaments": game.tournaments.order_by("-created_at")[:5],
         },
     )
+
+
+def game_rules(request: HttpRequest, slug: str) -> HttpResponse:
+    game = game_by_slug(slug)
+    return render(request, "catalog/rules.html", {"game": game, "page": rules_page(slug)})
+
+
+def starter_bot(request: HttpRequest, slug: str) -> HttpResponse:
+    """The files ``arena new-bot SLUG`` writes, as a zip that is itself a valid upload."""
+    game = game_by_slug(slug)
+    response = HttpResponse(starter_zip(game.slug), content_type="application/zip")
+    name = f"{game.slug}-starter-bot.zip"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

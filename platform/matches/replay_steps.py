@@ -10,15 +10,12 @@ optional ``fault``, ``default``, ``log``). Step 0 is the position before any dec
 
 from __future__ import annotations
 
-import importlib
 import logging
-from collections.abc import Callable
 from typing import Any
 
-from games.base import GameError
-from games.registry import get_game
-
-Renderer = Callable[[dict[str, Any]], str]
+from games import registry
+from games.base import GameError, GameState
+from games.registry import Renderer, get_game
 
 log = logging.getLogger(__name__)
 
@@ -28,39 +25,20 @@ class ReplayUnavailable(ValueError):
 
 
 def renderer_for(slug: str) -> Renderer | None:
-    """The game's ``render.render_text`` if its package has one (found next to the module
-    that defines the game's class: ``games/<pkg>/game.py`` -> ``games/<pkg>/render.py``)."""
-    return _find(slug, "render", "render_text")
+    """The text picture the game declares (``RENDER_TEXT`` in its package), if any."""
+    try:
+        return registry.text_renderer(slug)
+    except GameError:
+        return None
 
 
 def svg_renderer_for(slug: str) -> Renderer | None:
-    """The game's ``render_svg.render_svg`` if its package has one (found like
-    :func:`renderer_for`): a pure function from a state's JSON to one ``<svg>`` element."""
-    return _find(slug, "render_svg", "render_svg")
-
-
-def _find(slug: str, module_basename: str, function: str) -> Renderer | None:
+    """The SVG picture the game declares (``RENDER_SVG``): a pure function from a state's JSON
+    to one ``<svg>`` element."""
     try:
-        module_name = type(get_game(slug)).__module__
+        return registry.svg_renderer(slug)
     except GameError:
         return None
-    for package in (module_name, module_name.rpartition(".")[0]):
-        if not package.startswith("games."):
-            continue
-        wanted = f"{package}.{module_basename}"
-        try:
-            module = importlib.import_module(wanted)
-        except ModuleNotFoundError as exc:
-            if exc.name != wanted:  # the module exists but one of its imports is missing
-                log.exception("%s: cannot import %s", slug, wanted)
-            continue
-        except Exception:  # a broken renderer module must not take the match page down
-            log.exception("%s: cannot import %s", slug, wanted)
-            continue
-        fn = getattr(module, function, None)
-        if callable(fn):
-            return fn
-    return None
 
 
 def decisions(replay: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -69,32 +47,97 @@ def decisions(replay: dict[str, Any] | None) -> list[dict[str, Any]]:
     return replay["decisions"]
 
 
-def step(replay: dict[str, Any] | None, n: int) -> dict[str, Any]:
-    """Step ``n`` (0..len(decisions)): the decision that led here, and the state pictures:
-    ``state_text`` and ``svg`` (each None when the game has no such renderer; ``svg`` is also
-    None, and the failure logged, when the SVG renderer fails, so the page still works)."""
+def step(replay: dict[str, Any] | None, n: int, seat: int | None = None) -> dict[str, Any]:
+    """Step ``n`` (0..len(decisions)): the decision that led here, its events as readable
+    lines, and the state pictures ``state_text`` and ``svg`` (each None when the game has no
+    such renderer; ``svg`` is also None, and the failure logged, when the SVG renderer fails,
+    so the page still works).
+
+    ``round_end``: when decision ``n - 1`` ended a round and a new one was dealt, the pictures
+    of the position just before the deal (``{"round", "svg", "state_text"}``), else None.
+
+    ``seat_view`` (when ``seat`` is given): what that seat knew at this step, exactly as a bot
+    in that seat was told: its ``observation`` and, when it owed the next decision, the
+    ``legal_actions``. Nothing else of the state is in it."""
     moves = decisions(replay)
     assert replay is not None
     if not 0 <= n <= len(moves):
         raise ReplayUnavailable(f"Step {n} is outside 0..{len(moves)}.")
+    players = len(replay.get("seats") or [])
+    if seat is not None and not 0 <= seat < players:
+        raise ReplayUnavailable(f"Seat {seat} is not a seat of this match (0..{players - 1}).")
     decision = moves[n - 1] if n else None
+    names = _seat_names(replay)
     out: dict[str, Any] = {
         "step": n,
         "total": len(moves),
         "decision": _public(decision) if decision else None,
+        "event_lines": [describe_event(e, names) for e in (decision or {}).get("events") or []],
         "state_text": None,
         "svg": None,
+        "round_end": None,
+        "seat_view": None,
     }
     slug = str(replay.get("game"))
     render, render_svg = renderer_for(slug), svg_renderer_for(slug)
-    if render is None and render_svg is None:
+    if render is None and render_svg is None and seat is None:
         return out
-    state = _state_after(replay, moves, n)
-    if render is not None:
-        out["state_text"] = render(state)
-    if render_svg is not None:
-        out["svg"] = _svg_or_none(render_svg, state, slug, n)
+    state, before_deal = _state_after(replay, moves, n)
+    pictures = [(out, state.to_json())]
+    if before_deal is not None:
+        out["round_end"] = {"round": before_deal.get("round"), "svg": None, "state_text": None}
+        pictures.append((out["round_end"], before_deal))
+    for target, data in pictures:
+        if render is not None:
+            target["state_text"] = render(data)
+        if render_svg is not None:
+            target["svg"] = _svg_or_none(render_svg, data, slug, n)
+    if seat is not None:
+        to_act = state.current_seat() == seat
+        out["seat_view"] = {
+            "seat": seat,
+            "to_act": to_act,
+            "observation": state.observation(seat),
+            "legal_actions": state.legal_actions() if to_act else None,
+        }
     return out
+
+
+def _seat_names(replay: dict[str, Any]) -> dict[int, str]:
+    names = {}
+    for i, s in enumerate(replay.get("seats") or []):
+        name = s.get("name") if isinstance(s, dict) else None
+        names[i] = f"seat {i}" + (f" ({name})" if name else "")
+    return names
+
+
+def describe_event(event: Any, names: dict[int, str] | None = None) -> str:
+    """One public event as a line a person reads: ``{"type": "clear_out", "seat": 1,
+    "card": "TUBE", "count": 3}`` -> ``clear out · seat 1 (greedy) · card TUBE · count 3``."""
+    names = names or {}
+    if not isinstance(event, dict):
+        return _value(event)
+    parts = [str(event.get("type", "event")).replace("_", " ")]
+    for key, value in event.items():
+        if key == "type":
+            continue
+        if key in ("seat", "by", "winner") and isinstance(value, int) and value in names:
+            parts.append(names[value])
+        else:
+            parts.append(f"{key.replace('_', ' ')} {_value(value)}")
+    return " · ".join(parts)
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_value(v)}" for k, v in value.items()) + "}"
+    return str(value)
 
 
 def _svg_or_none(render_svg: Renderer, state: dict[str, Any], slug: str, n: int) -> str | None:
@@ -111,15 +154,22 @@ def _svg_or_none(render_svg: Renderer, state: dict[str, Any], slug: str, n: int)
     return svg
 
 
-def _state_after(replay: dict[str, Any], moves: list[dict[str, Any]], n: int) -> dict[str, Any]:
+def _state_after(
+    replay: dict[str, Any], moves: list[dict[str, Any]], n: int
+) -> tuple[GameState, dict[str, Any] | None]:
+    """The state after ``n`` decisions, and the position just before a new round's deal if
+    decision ``n - 1`` dealt one (the engine keeps it: ``apply_keeping_round_end``)."""
+    before_deal = None
     try:
         game = get_game(replay["game"])
         state = game.new_game(len(replay["seats"]), replay["seed"], replay.get("options") or {})
-        for d in moves[:n]:
-            state.apply(d["action"])
+        if n:
+            for d in moves[: n - 1]:
+                state.apply(d["action"])
+            _, before_deal = state.apply_keeping_round_end(moves[n - 1]["action"])
     except (GameError, KeyError, TypeError) as exc:
         raise ReplayUnavailable(f"The replay cannot be re-simulated: {exc}") from exc
-    return state.to_json()
+    return state, before_deal
 
 
 def _public(d: dict[str, Any]) -> dict[str, Any]:

@@ -3,6 +3,8 @@ steps the viewer fetches."""
 
 from __future__ import annotations
 
+import json
+
 from catalog.selectors import active_games
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -64,6 +66,9 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
             "seat_names": {s.seat: s.bot_version.bot.name for s in seats},
             "first_step": first,
             "replay_note": note,
+            "seat_choices": [(s.seat, s.bot_version.bot.name) for s in seats],
+            # as JSON values (true, "points"), the way bots and the API spell them
+            "option_rows": [(k, json.dumps(v)) for k, v in (match.options or {}).items()],
             "has_renderer": replay_steps.renderer_for(match.game.slug) is not None,
             "has_svg": replay_steps.svg_renderer_for(match.game.slug) is not None,
         },
@@ -80,10 +85,27 @@ def may_read_stderr(user, match: Match, seat) -> bool:  # type: ignore[no-untype
 
 
 def match_step(request: HttpRequest, pk: int, n: int) -> JsonResponse:
+    """Step ``n`` of the replay; ``?seat=k`` adds what seat ``k`` knew (``seat_view``)."""
     replay = Match.objects.filter(pk=pk).values_list("replay", flat=True).first()
     if replay is None and not Match.objects.filter(pk=pk).exists():
         raise Http404(f"No match {pk}")
+    raw = request.GET.get("seat", "")
+    if raw and not raw.isdigit():
+        return JsonResponse({"error": f"seat must be a seat number, got {raw!r}"}, status=400)
     try:
-        return JsonResponse(replay_steps.step(replay, n))
+        return JsonResponse(replay_steps.step(replay, n, int(raw) if raw else None))
     except replay_steps.ReplayUnavailable as exc:
         return JsonResponse({"error": str(exc)}, status=404)
+
+
+def match_replay_download(request: HttpRequest, pk: int) -> HttpResponse:
+    """The public replay document as a file (the same JSON as ``/api/matches/<id>/replay/``:
+    stderr and server paths were removed when the match was recorded)."""
+    replay = Match.objects.filter(pk=pk).values_list("replay", flat=True).first()
+    if replay is None:
+        if not Match.objects.filter(pk=pk).exists():
+            raise Http404(f"No match {pk}")
+        return HttpResponse("This match has no replay yet.", status=404, content_type="text/plain")
+    response = JsonResponse(replay, json_dumps_params={"separators": (",", ":")})
+    response["Content-Disposition"] = f'attachment; filename="match-{pk}-replay.json"'
+    return response

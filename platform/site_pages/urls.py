@@ -6,4 +6,6 @@ app_name = "site_pages"
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("docs/protocol/", views.protocol, name="protocol"),
+    path("docs/api/", views.api_guide, name="api_guide"),
 ]

@@ -1,11 +1,15 @@
-"""The home page and the health check."""
+"""The home page, the health check, and the documentation pages for bot authors (the bot
+protocol rendered from ``arena/bot-protocol.md``, and how to use the API from a script)."""
 
+from catalog.markdown import markdown_file
 from catalog.selectors import active_games
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from matches.selectors import latest_matches
 from ratings.selectors import top_bots
+
+from arena.protocol import DOC as PROTOCOL_DOC
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -25,3 +29,18 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"ok": True})
+
+
+def protocol(request: HttpRequest) -> HttpResponse:
+    """The bot protocol: the repository's ``arena/bot-protocol.md``, rendered."""
+    return render(request, "site_pages/docs/protocol.html", {"html": markdown_file(PROTOCOL_DOC)})
+
+
+def api_guide(request: HttpRequest) -> HttpResponse:
+    """How to get a token and upload a version from a script or CI, with curl."""
+    games = list(active_games().values_list("slug", flat=True))
+    return render(
+        request,
+        "site_pages/docs/api.html",
+        {"base": request.build_absolute_uri("/").rstrip("/"), "game": (games or ["trnd"])[0]},
+    )

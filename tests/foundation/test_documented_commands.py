@@ -15,6 +15,8 @@ SOURCES = [
     REPO / "README.md",
     REPO / "CONTRIBUTING.md",
     *sorted((REPO / "docs").glob("*.md")),
+    REPO / "arena" / "bot-protocol.md",
+    *sorted((REPO / "games").glob("*/RULES.md")),
     *sorted((REPO / "platform").glob("*/templates/**/*.html")),
 ]
 # A command line: at the start of a line (after a prompt, a venv path or <pre>), or inside

@@ -96,7 +96,7 @@ def test_a_decision_on_a_crossing_rings_it_and_says_what_is_decided() -> None:
     else:
         pytest.fail("no vehicle decision in this game")
     svg = rs.render_svg(s)
-    assert f"Seat {s['current']} may put a vehicle on the new crossing" in svg
+    assert f"Seat {s['current']} may add a vehicle" in svg
     assert svg.count('stroke-dasharray="5 3"') == 1
 
 
@@ -111,7 +111,8 @@ def test_the_final_picture_names_the_winner_and_is_fast() -> None:
     result = get_game("manhattan-traffiq").state_from_json(last).result()
     winners = [t for t, r in enumerate(result.ranks) if r == 1]
     if result.details["winner"] is not None:
-        assert f"Seat {winners[0]} placed every vehicle" in svg
+        assert f"Game over: Seat {winners[0]} wins" in svg
+        assert "placed every vehicle" in svg
     elif len(winners) == 1:
         assert f"Game over: Seat {winners[0]} wins" in svg
     else:
@@ -120,3 +121,27 @@ def test_the_final_picture_names_the_winner_and_is_fast() -> None:
 
 def states(players: int, seed: int, every: int = 5):
     return random_states("manhattan-traffiq", players, seed, every)
+
+
+def test_status_lines_fit_the_panel() -> None:
+    """Every panel line fits its 300 px column: no "Game over: Seat 1 placed every vehicl"."""
+    import xml.etree.ElementTree as ET
+
+    seen = set()
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        for s in states(players, seed, every=1):
+            root = ET.fromstring(rs.render_svg(s))
+            for el in root.iter(f"{NS}text"):
+                x = float(el.get("x") or 0)
+                if x < rs.PANEL_X:
+                    continue
+                text = "".join(el.itertext())
+                size = float(el.get("font-size") or 14)
+                bold = el.get("font-weight") == "700"
+                # a generous average glyph width for a sans-serif face
+                width = len(text) * size * (0.62 if bold else 0.56)
+                anchor_end = el.get("text-anchor") == "end"
+                right = x if anchor_end else x + width
+                assert right <= rs.WIDTH - 4, f"{text!r} overflows ({right:.0f} > {rs.WIDTH})"
+                seen.add(text)
+    assert any(t.startswith("Game over") for t in seen)

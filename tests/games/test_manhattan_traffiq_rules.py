@@ -369,10 +369,10 @@ def test_placed_vehicle_competes_too() -> None:
 
 def test_all_vehicles_on_the_map_wins_at_once() -> None:
     s = make(
-        tiles=[*grid(2, 2), [2, 0, "BBBB", 0]],
+        tiles=[*grid(2, 3), [2, 0, "BBBB", 0]],
         hands=[["BBBB"], []],
         supply=[[0, 1], [5, 0]],
-        vehicles=[[1, 1, 1, "truck"], [0, 5, 1, "truck"]],
+        vehicles=[[1, 1, 1, "truck"], [1, 2, 1, "truck"]],
     )
     place(s, "BBBB", 2, 1)
     events = s.apply({"type": "vehicle", "node": [2, 1], "kind": "truck"})
@@ -380,7 +380,7 @@ def test_all_vehicles_on_the_map_wins_at_once() -> None:
     assert events[-1]["type"] == "game_end"
     res = s.result()
     assert res.reason == "all_vehicles_placed"
-    assert res.ranks == [1, 2] and res.scores == [2, 4]  # rank 1 despite fewer points
+    assert res.ranks == [1, 2] and res.scores == [1, 2]  # rank 1 despite fewer vehicles
 
 
 def test_no_immediate_win_when_option_off() -> None:
@@ -412,7 +412,7 @@ def test_last_draw_gives_everyone_one_more_turn() -> None:
 
 
 def test_tie_at_the_end_is_shared_and_vehicle_count_breaks_points_ties() -> None:
-    end = {"stack": [], "hands": [[], [], []], "players": 3}
+    end = {"stack": [], "hands": [[], [], []], "players": 3, "scoring": "points"}
     # Every crossing is taken, so no ride is possible and each turn can only end.
     tie = make(
         vehicles=[[1, 1, 0, "truck"], [2, 1, 1, "truck"], [3, 1, 2, "taxi"], [4, 1, 2, "taxi"]],

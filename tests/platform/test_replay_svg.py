@@ -65,19 +65,13 @@ def test_a_renderer_returning_no_svg_is_dropped(trishaw_match, monkeypatch) -> N
     assert replay_steps.step(trishaw_match.replay, 1)["svg"] is None
 
 
-def test_svg_renderers_are_found_per_game_package(monkeypatch, caplog) -> None:
+def test_renderers_are_the_ones_each_game_declares() -> None:
+    import games.trishaw_frenzy
+    from games.trishaw_frenzy.render import render_text
     from games.trishaw_frenzy.render_svg import render_svg
 
+    assert games.trishaw_frenzy.RENDER_SVG is render_svg
     assert replay_steps.svg_renderer_for("trishaw-frenzy") is render_svg
+    assert replay_steps.renderer_for("trishaw-frenzy") is render_text
     assert replay_steps.svg_renderer_for("no-such-game") is None
-    real = replay_steps.importlib.import_module
-
-    def import_module(name: str):
-        if name.endswith(".render_svg"):
-            raise SyntaxError("broken renderer")
-        return real(name)
-
-    monkeypatch.setattr(replay_steps.importlib, "import_module", import_module)
-    with caplog.at_level(logging.ERROR, logger="matches.replay_steps"):
-        assert replay_steps.svg_renderer_for("trishaw-frenzy") is None
-    assert "cannot import games.trishaw_frenzy.render_svg" in caplog.text
+    assert replay_steps.renderer_for("no-such-game") is None

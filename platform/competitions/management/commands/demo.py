@@ -5,6 +5,7 @@ new tournament and the ratings keep moving."""
 from __future__ import annotations
 
 import logging
+import zlib
 from typing import Any
 
 from bots.models import Bot, BotVersion
@@ -20,6 +21,8 @@ from competitions.models import Tournament
 from competitions.progress import console, follow_tournament, print_standings
 from competitions.services import create_tournament, start_tournament
 from games.registry import slugs
+
+DEFAULT_SERVE = "127.0.0.1:8000"
 
 #: Each demo field holds at least this many bots: a round robin needs more entrants than
 #: seats to be interesting, and most games ship only two built-ins.
@@ -75,10 +78,29 @@ def starter_entrant(game: Game) -> BotVersion:
     )
 
 
+def game_seed(seed: int, slug: str) -> int:
+    """The seed of one game's demo tournament: the run's seed mixed with the game's slug, so
+    that the tournaments of one run never share match seeds (CRC-32: stable across runs and
+    processes, unlike ``hash``)."""
+    return (seed * 1_000_003 + zlib.crc32(slug.encode())) % 2**31
+
+
+def serve_address(value: str) -> tuple[str, str]:
+    """``--serve``'s value as (runserver's address, the URL to open). Accepts what runserver
+    does: ``PORT``, ``ADDR:PORT`` or ``[IPv6]:PORT``; all interfaces print the loopback URL."""
+    addr, _, port = value.rpartition(":")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise CommandError(f"--serve wants [ADDR:]PORT, e.g. 127.0.0.1:8001, not {value!r}")
+    host = addr or "127.0.0.1"
+    shown = {"0.0.0.0": "127.0.0.1", "[::]": "[::1]", "0": "127.0.0.1"}.get(host, host)
+    return f"{host}:{port}", f"http://{shown}:{port}/"
+
+
 class Command(BaseCommand):
     help = (
         "Load the games and play a short round-robin tournament of built-in bots for "
-        "each game, then print the standings and the site's URL."
+        "each game, then print the standings and the site's URL. Add --serve [ADDR:]PORT "
+        f"to serve the site afterwards (default {DEFAULT_SERVE})."
     )
 
     def add_arguments(self, parser: Any) -> None:
@@ -113,14 +135,16 @@ class Command(BaseCommand):
         parser.add_argument(
             "--serve",
             nargs="?",
-            const="127.0.0.1:8000",
-            metavar="ADDR:PORT",
-            help="then serve the site (default 127.0.0.1:8000) until Ctrl-C",
+            const=DEFAULT_SERVE,
+            metavar="[ADDR:]PORT",
+            help=f"then serve the site until Ctrl-C, on {DEFAULT_SERVE} or the given port, "
+            "e.g. --serve 8001 or --serve 0.0.0.0:8001",
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["matches"] < 1:
             raise CommandError("--matches must be at least 1")
+        served = serve_address(opts["serve"]) if opts["serve"] else None
         call_command("migrate", verbosity=0)
         # Matches are played by a worker process, as in production: with no broker service
         # configured, one is started here (and stopped when the demo ends).
@@ -129,9 +153,9 @@ class Command(BaseCommand):
                 console.print(
                     f"[dim]A background worker plays the matches (log: {worker_log}).[/dim]"
                 )
-            self._run(opts)
+            self._run(opts, served)
 
-    def _run(self, opts: dict[str, Any]) -> None:
+    def _run(self, opts: dict[str, Any], served: tuple[str, str] | None) -> None:
         # Eager mode runs the tasks here; Celery's per-task INFO lines would bury the bars.
         logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
         games = {g.slug: g for g in sync_games()}
@@ -154,20 +178,23 @@ class Command(BaseCommand):
                 entrants=entrants,
                 players_per_match=players,
                 games_per_pairing=players,
-                seed=seed,
+                seed=game_seed(seed, slug),
                 max_matches=opts["matches"],
             )
             start_tournament(t)
             follow_tournament(t, label=f"{game.name} ({players} seats)")
             print_standings(t)
-        if opts["serve"]:
+        if served is not None:
+            address, url = served
             console.print(
                 f"\n[bold green]Done.[/bold green] Matches, replays and leaderboards: "
-                f"[link]http://{opts['serve']}/[/link] (Ctrl-C stops the server)"
+                f"[link]{url}[/link] (Ctrl-C stops the server)"
             )
-            call_command("runserver", opts["serve"], use_reloader=False)
+            call_command("runserver", address, use_reloader=False)
             return
         console.print(
             "\n[bold green]Done.[/bold green] See the matches, replays and leaderboards: run "
-            "[bold]python manage.py runserver[/bold] and open [link]http://127.0.0.1:8000/[/link]"
+            "[bold]python manage.py runserver[/bold] (or [bold]runserver 8001[/bold] for "
+            "another port) and open [link]http://127.0.0.1:8000/[/link], or serve "
+            "straight away next time with [bold]demo --serve [ADDR:]PORT[/bold]."
         )
