@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from catalog.models import Game
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -103,7 +106,7 @@ class BotListApi(generics.ListCreateAPIView):
         data = BotCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            bot = create_bot(owner=request.user, **data.validated_data)
+            bot = create_bot(owner=cast(User, request.user), **data.validated_data)
         except DjangoValidationError as exc:
             raise as_drf_error(exc) from exc
         return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED)

@@ -49,6 +49,7 @@ def playing_versions(
         Bot.objects.filter(pk__in=ids, pinned_version__isnull=False)
         .order_by()
         .values_list("pk", "pinned_version_id")
+    )
     newest: dict[int, BotVersion] = {}
     chosen: dict[int, BotVersion] = {}
     for v in active.select_related(*related).order_by("bot_id", "-number"):

@@ -7,7 +7,7 @@ import hashlib
 from catalog.models import Game
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
@@ -32,7 +32,7 @@ def system_user() -> AbstractBaseUser:
     return user
 
 
-def create_bot(*, owner: AbstractBaseUser, game: Game, name: str, description: str = "") -> Bot:
+def create_bot(*, owner: User, game: Game, name: str, description: str = "") -> Bot:
     """A new (empty) bot; a clear ValidationError when the owner already has that name."""
     name = name.strip()
     if not name:
@@ -104,7 +104,7 @@ def set_version_status(
     return version
 
 
-def pin_version(*, bot: Bot, by: AbstractBaseUser, version: BotVersion | None) -> Bot:
+def pin_version(*, bot: Bot, by: User, version: BotVersion | None) -> Bot:
     """Make ``bot`` play with ``version`` (None: back to its latest active version). Only its
     owner may, and only with an active version of this bot."""
     if bot.owner_id != by.pk:

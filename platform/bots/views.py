@@ -4,10 +4,13 @@ by ``ladder.views``)."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from catalog.selectors import active_games
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
@@ -116,7 +119,7 @@ def bot_create(request: HttpRequest) -> HttpResponse:
         try:
             with transaction.atomic():
                 bot = create_bot(
-                    owner=request.user,
+                    owner=cast(User, request.user),  # login_required
                     game=form.cleaned_data["game"],
                     name=form.cleaned_data["name"],
                     description=form.cleaned_data["description"],
@@ -162,7 +165,7 @@ def bot_pin(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, f"{bot.name} has no version {number}.")
             return redirect("bots:detail", pk=bot.pk)
     try:
-        pin_version(bot=bot, by=request.user, version=version)
+        pin_version(bot=bot, by=cast(User, request.user), version=version)  # login_required
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:

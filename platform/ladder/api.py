@@ -3,12 +3,13 @@ head-to-head, pinning a version, and challenges."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from bots.models import Bot
 from bots.services import pin_version
 from catalog.models import Game
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from matches.models import MatchKind
@@ -167,7 +168,7 @@ class PinApi(APIView):
             if version is None:
                 raise ValidationError({"version": [f"{bot.name} has no version {number}."]})
         try:
-            pin_version(bot=bot, by=request.user, version=version)
+            pin_version(bot=bot, by=cast(User, request.user), version=version)
         except DjangoValidationError as exc:
             if bot.owner_id != request.user.pk:
                 return Response({"detail": exc.messages}, status=status.HTTP_403_FORBIDDEN)
@@ -208,7 +209,9 @@ class ChallengesApi(APIView):
     @extend_schema(responses=ChallengeListSerializer)
     def get(self, request: Request) -> Response:
         rows = (
-            LadderMatch.objects.filter(kind=MatchKind.CHALLENGE, challenger=request.user)
+            LadderMatch.objects.filter(
+                kind=MatchKind.CHALLENGE, challenger=cast(User, request.user)
+            )
             .select_related("game", "match")
             .order_by("-created_at")[:50]
         )
@@ -235,7 +238,7 @@ class ChallengesApi(APIView):
             raise ValidationError({"opponents": [f"No such bot: {unknown[0]}."]})
         try:
             match = create_challenge(
-                user=request.user,
+                user=cast(User, request.user),
                 bot=own,
                 opponents=[bots[i] for i in data.validated_data["opponents"]],
             )

@@ -22,7 +22,7 @@ from bots.selectors import playing_versions
 from bots.services import SYSTEM_USERNAME, set_version_status
 from catalog.models import Game
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models.functions import Coalesce
@@ -148,6 +148,7 @@ def start_qualification(version: BotVersion, *, rng: random.Random | None = None
 
 
 def _qualification_done(lm: LadderMatch, match: Match) -> None:
+    assert lm.version_id is not None  # a qualification always names its version
     version = BotVersion.objects.select_for_update().select_related("bot").get(pk=lm.version_id)
     if version.status != VersionStatus.QUALIFYING:
         return
@@ -429,7 +430,7 @@ def _ladder_done(match: Match) -> None:
 
 @transaction.atomic
 def create_challenge(
-    *, user: AbstractBaseUser, bot: Bot, opponents: Sequence[Bot], now: datetime | None = None
+    *, user: User, bot: Bot, opponents: Sequence[Bot], now: datetime | None = None
 ) -> Match:
     """A friendly (unrated) match of ``user``'s ``bot`` against chosen bots of its game,
     within ``ARENA_CHALLENGES_PER_DAY`` per user (counted in the database, under a lock on the
