@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from catalog.models import Game
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
@@ -14,7 +18,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from bots.models import Bot, BotVersion
-from bots.services import create_bot, upload_version
+from bots.services import DuplicateUpload, create_bot, upload_version
 
 
 def as_drf_error(exc: DjangoValidationError) -> ValidationError:
@@ -24,7 +28,23 @@ def as_drf_error(exc: DjangoValidationError) -> ValidationError:
 class BotVersionSerializer(serializers.ModelSerializer):
     class Meta:
         model = BotVersion
-        fields = ["id", "number", "builtin_name", "sha256", "size_bytes", "created_at"]
+        fields = [
+            "id",
+            "number",
+            "builtin_name",
+            "sha256",
+            "size_bytes",
+            "created_at",
+            "status",
+            "status_changed_at",
+        ]
+
+
+class OwnBotVersionSerializer(BotVersionSerializer):
+    """A version as its owner sees it: why it failed or waits, and its stderr."""
+
+    class Meta(BotVersionSerializer.Meta):
+        fields = [*BotVersionSerializer.Meta.fields, "status_reason", "failure_stderr"]
 
 
 class BotSerializer(serializers.ModelSerializer):
@@ -70,6 +90,8 @@ class BotListApi(generics.ListCreateAPIView):
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
         qs = Bot.objects.select_related("owner", "game").order_by("pk")
+        if search := self.request.query_params.get("search", "").strip():
+            qs = qs.filter(name__icontains=search[:100])
         if game := self.request.query_params.get("game"):
             qs = qs.filter(game__slug=game)
         if owner := self.request.query_params.get("owner"):
@@ -84,7 +106,7 @@ class BotListApi(generics.ListCreateAPIView):
         data = BotCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            bot = create_bot(owner=request.user, **data.validated_data)
+            bot = create_bot(owner=cast(User, request.user), **data.validated_data)
         except DjangoValidationError as exc:
             raise as_drf_error(exc) from exc
         return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED)
@@ -106,12 +128,19 @@ class BotVersionsApi(APIView):
     def get_throttles(self):  # type: ignore[no-untyped-def]
         return [ScopedRateThrottle()] if self.request.method == "POST" else []
 
-    @extend_schema(responses=BotVersionSerializer(many=True))
+    @extend_schema(responses=OwnBotVersionSerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
+        """Versions with their status; the owner also sees why one failed, and its stderr."""
         bot = generics.get_object_or_404(Bot, pk=pk)
-        return Response(BotVersionSerializer(bot.versions.order_by("-number"), many=True).data)
+        serializer = (
+            OwnBotVersionSerializer if bot.owner_id == request.user.pk else BotVersionSerializer
+        )
+        return Response(serializer(bot.versions.order_by("-number"), many=True).data)
 
-    @extend_schema(request=VersionUploadSerializer, responses={201: BotVersionSerializer})
+    @extend_schema(
+        request=VersionUploadSerializer,
+        responses={201: OwnBotVersionSerializer, 409: OpenApiTypes.OBJECT},
+    )
     def post(self, request: Request, pk: int) -> Response:
         bot = generics.get_object_or_404(Bot, pk=pk)
         if bot.owner_id != request.user.pk:
@@ -121,6 +150,12 @@ class BotVersionsApi(APIView):
         upload = data.validated_data["code"]
         try:
             version = upload_version(bot=bot, filename=upload.name, data=upload.read())
+        except DuplicateUpload as exc:
+            # Not an error of the file: the same bytes are already version N.
+            return Response(
+                {"code": exc.messages, "existing_version": exc.existing.number},
+                status=status.HTTP_409_CONFLICT,
+            )
         except DjangoValidationError as exc:
             raise ValidationError({"code": exc.messages}) from exc
-        return Response(BotVersionSerializer(version).data, status=status.HTTP_201_CREATED)
+        return Response(OwnBotVersionSerializer(version).data, status=status.HTTP_201_CREATED)

@@ -18,6 +18,17 @@ def _upload_to(instance: BotVersion, filename: str) -> str:
     return f"bots/{instance.bot_id}/v{instance.number}{suffix}"
 
 
+class VersionStatus(models.TextChoices):
+    """A version's life: an upload plays a qualification match before it may enter the ladder."""
+
+    UPLOADED = "uploaded", "Uploaded"  # stored; its qualification match is not started yet
+    QUALIFYING = "qualifying", "Qualifying"  # its qualification match is queued or running
+    ACTIVE = "active", "Active"  # qualified (or built-in): may play on the ladder
+    FAILED = "failed", "Failed"  # crashed, timed out or played illegally in qualification
+    #: No sandbox that is a security boundary is available for a stranger's code.
+    WAITING_SANDBOX = "waiting_sandbox", "Waiting for a sandbox"
+
+
 class Bot(models.Model):
     """A bot for one game, owned by one user. Built-in bots belong to the system user."""
 
@@ -30,6 +41,10 @@ class Bot(models.Model):
     #: True for the game's own bots (``games.registry.bots``): trusted code, run in-process.
     is_builtin = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: The version its owner chose to play with; None: its latest active version.
+    pinned_version = models.ForeignKey(
+        "bots.BotVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["game__name", "name"]
@@ -42,6 +57,14 @@ class Bot(models.Model):
 
     def latest_version(self) -> BotVersion | None:
         return self.versions.order_by("-number").first()
+
+    def playing_version(self) -> BotVersion | None:
+        """The version it plays with: the pinned one while it is active, else the newest
+        active one (None when no version qualified)."""
+        pinned = self.pinned_version
+        if pinned is not None and pinned.status == VersionStatus.ACTIVE:
+            return pinned
+        return self.versions.filter(status=VersionStatus.ACTIVE).order_by("-number").first()
 
 
 class BotVersion(models.Model):
@@ -58,15 +81,30 @@ class BotVersion(models.Model):
     sha256 = models.CharField(max_length=64, blank=True)
     size_bytes = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Versions made in code (built-ins) are active at once; uploads start as ``uploaded``
+    #: (``services.upload_version``) and qualify first.
+    status = models.CharField(
+        max_length=16, choices=VersionStatus.choices, default=VersionStatus.ACTIVE
+    )
+    #: Why it failed, or what it waits for (shown to its owner).
+    status_reason = models.TextField(blank=True)
+    #: The tail of its stderr in the failed qualification match: its owner's eyes only.
+    failure_stderr = models.TextField(blank=True)
+    status_changed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["bot", "-number"]
         constraints = [
             models.UniqueConstraint(fields=["bot", "number"], name="botversion_unique_number"),
         ]
+        indexes = [models.Index(fields=["status", "bot"], name="botversion_status")]
 
     def __str__(self) -> str:
         return f"{self.bot.name} v{self.number}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == VersionStatus.ACTIVE
 
     @property
     def label(self) -> str:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from catalog.models import Game
-from django.db.models import OuterRef, QuerySet, Subquery
+from collections.abc import Iterable
 
-from bots.models import Bot, BotVersion
+from catalog.models import Game
+from django.db.models import Q, QuerySet
+
+from bots.models import Bot, BotVersion, VersionStatus
 
 
 def bots_for_game(game: Game) -> QuerySet[Bot]:
@@ -27,12 +29,43 @@ def versions_of(bot: Bot) -> QuerySet[BotVersion]:
 
 
 def current_versions(game: Game) -> dict[int, BotVersion]:
-    """The version each bot of ``game`` plays with now (its newest), by bot id, in two
-    queries whatever the number of bots."""
-    newest = BotVersion.objects.filter(bot=OuterRef("bot")).order_by("-number").values("pk")[:1]
-    versions = (
-        BotVersion.objects.filter(bot__game=game, pk=Subquery(newest))
-        .select_related("bot__owner")
-        .order_by("bot_id")
+    """The version each bot of ``game`` plays with now (``playing_versions``: pinned while
+    active, else its newest active one; bots with no qualified version are left out), by bot
+    id, in three queries whatever the number of bots."""
+    ids = Bot.objects.filter(game=game).order_by().values_list("pk", flat=True)
+    return playing_versions(ids, related=("bot__owner",))
+
+
+def playing_versions(
+    bot_ids: Iterable[int], *, related: tuple[str, ...] = ("bot",)
+) -> dict[int, BotVersion]:
+    """For each bot, the version it plays with (its pinned version while active, else its
+    newest active one); bots with none are left out. Two queries whatever the number of bots."""
+    ids = list(bot_ids)
+    if not ids:
+        return {}
+    active = BotVersion.objects.filter(bot_id__in=ids, status=VersionStatus.ACTIVE)
+    pinned = dict(
+        Bot.objects.filter(pk__in=ids, pinned_version__isnull=False)
+        .order_by()
+        .values_list("pk", "pinned_version_id")
     )
-    return {v.bot_id: v for v in versions}
+    newest: dict[int, BotVersion] = {}
+    chosen: dict[int, BotVersion] = {}
+    for v in active.select_related(*related).order_by("bot_id", "-number"):
+        newest.setdefault(v.bot_id, v)
+        if pinned.get(v.bot_id) == v.pk:
+            chosen[v.bot_id] = v
+    return {**newest, **chosen}
+
+
+def bots_search(*, query: str = "", game: str = "", owner: str = "") -> QuerySet[Bot]:
+    """Bots by name or description words, narrowed by game slug and owner's username."""
+    qs = Bot.objects.select_related("owner", "game").order_by("game__name", "name", "pk")
+    if query:
+        qs = qs.filter(Q(name__icontains=query) | Q(description__icontains=query))
+    if game:
+        qs = qs.filter(game__slug=game)
+    if owner:
+        qs = qs.filter(owner__username=owner)
+    return qs

@@ -7,13 +7,15 @@ import hashlib
 from catalog.models import Game
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max
+from django.utils import timezone
 
-from bots.models import Bot, BotVersion
+from bots.models import Bot, BotVersion, VersionStatus
+from bots.signals import version_uploaded
 from bots.validation import validate_bot_file
 
 #: The system account that owns every built-in bot.
@@ -30,7 +32,7 @@ def system_user() -> AbstractBaseUser:
     return user
 
 
-def create_bot(*, owner: AbstractBaseUser, game: Game, name: str, description: str = "") -> Bot:
+def create_bot(*, owner: User, game: Game, name: str, description: str = "") -> Bot:
     """A new (empty) bot; a clear ValidationError when the owner already has that name."""
     name = name.strip()
     if not name:
@@ -44,24 +46,81 @@ def create_bot(*, owner: AbstractBaseUser, game: Game, name: str, description: s
         raise ValidationError(f"You already have a bot named {name!r} for {game.name}.") from exc
 
 
+class DuplicateUpload(ValidationError):
+    """The very same bytes as an existing version of the bot: no new version is made."""
+
+    def __init__(self, existing: BotVersion) -> None:
+        super().__init__(
+            f"This file is identical to v{existing.number} (same SHA-256): no new version was "
+            "made.",
+            code="duplicate",
+        )
+        self.existing = existing
+
+
 @transaction.atomic
 def upload_version(*, bot: Bot, filename: str, data: bytes) -> BotVersion:
-    """Validate and store a new version of ``bot`` (number = last + 1)."""
+    """Validate and store a new version of ``bot`` (number = last + 1, status ``uploaded``).
+
+    Once committed, ``bots.signals.version_uploaded`` tells the ladder to qualify it. The same
+    bytes as an earlier version of this bot raise :class:`DuplicateUpload`."""
     if bot.is_builtin:
         raise ValidationError("Built-in bots cannot receive uploads.")
     kind = validate_bot_file(filename, data, settings.ARENA_UPLOAD_MAX_BYTES)
-    # Lock the bot so that two uploads at once cannot take the same number.
+    # Lock the bot so that two uploads at once cannot take the same number (or both pass the
+    # duplicate check).
     Bot.objects.select_for_update().filter(pk=bot.pk).first()
+    sha256 = hashlib.sha256(data).hexdigest()
+    existing = bot.versions.filter(sha256=sha256).order_by("number").first()
+    if existing is not None:
+        raise DuplicateUpload(existing)
     number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
     version = BotVersion(
         bot=bot,
         number=number,
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=sha256,
         size_bytes=len(data),
+        status=VersionStatus.UPLOADED,
+        status_changed_at=timezone.now(),
     )
     version.code.save(f"main.{kind}" if kind == "py" else "bot.zip", ContentFile(data), save=False)
     version.save()
+    transaction.on_commit(
+        lambda: version_uploaded.send(sender=BotVersion, version=version), robust=True
+    )
     return version
+
+
+def set_version_status(
+    version: BotVersion, status: VersionStatus, *, reason: str = "", stderr: str = ""
+) -> BotVersion:
+    """Move a version along its life (``uploaded -> qualifying -> active | failed``, or
+    ``waiting_sandbox``), with the reason and stderr its owner sees."""
+    version.status = status
+    version.status_reason = reason
+    version.failure_stderr = stderr
+    version.status_changed_at = timezone.now()
+    version.save(update_fields=["status", "status_reason", "failure_stderr", "status_changed_at"])
+    return version
+
+
+def pin_version(*, bot: Bot, by: User, version: BotVersion | None) -> Bot:
+    """Make ``bot`` play with ``version`` (None: back to its latest active version). Only its
+    owner may, and only with an active version of this bot."""
+    if bot.owner_id != by.pk:
+        raise ValidationError("Only the bot's owner may choose its version.")
+    if version is not None:
+        version.refresh_from_db(fields=["status"])
+        if version.bot_id != bot.pk:
+            raise ValidationError(f"v{version.number} is not a version of {bot.name}.")
+        if version.status != VersionStatus.ACTIVE:
+            raise ValidationError(
+                f"v{version.number} is {version.get_status_display().lower()}: only an active "
+                "(qualified) version can be pinned."
+            )
+    bot.pinned_version = version
+    bot.save(update_fields=["pinned_version"])
+    return bot
 
 
 @transaction.atomic
@@ -77,7 +136,9 @@ def ensure_builtin_bot(*, game: Game, builtin_name: str) -> Bot:
         },
     )
     if not bot.versions.exists():
-        BotVersion.objects.create(bot=bot, number=1, builtin_name=builtin_name)
+        BotVersion.objects.create(
+            bot=bot, number=1, builtin_name=builtin_name, status=VersionStatus.ACTIVE
+        )
     return bot
 
 

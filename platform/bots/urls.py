@@ -4,7 +4,10 @@ from bots import views
 
 app_name = "bots"
 urlpatterns = [
+    path("", views.bot_list, name="list"),
+    path("mine/", views.my_bots, name="mine"),
     path("new/", views.bot_create, name="create"),
     path("<int:pk>/", views.bot_detail, name="detail"),
     path("<int:pk>/upload/", views.bot_upload, name="upload"),
+    path("<int:pk>/pin/", views.bot_pin, name="pin"),
 ]

@@ -20,13 +20,18 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    from ladder.selectors import split_leaderboard
+
     game = game_by_slug(slug)
+    board = split_leaderboard(game, leaderboard(game))
     return render(
         request,
         "catalog/detail.html",
         {
             "game": game,
-            "ratings": leaderboard(game),
+            "ratings": board.ranked,
+            "in_placement": board.in_placement,
+            "suspended": board.suspended,
             "matches": filter_matches(game=game.slug)[:10],
             "tournaments": game.tournaments.order_by("-created_at")[:5],
         },

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "competitions",
     "accounts",
     "play",
+    "ladder",
 ]
 
 MIDDLEWARE = [
@@ -204,6 +205,18 @@ ARENA_HUMAN_MATCH_TIME_LIMIT_S = int(os.environ.get("ARENA_HUMAN_MATCH_TIME_LIMI
 ARENA_HUMAN_OPEN_LIMIT = int(os.environ.get("ARENA_HUMAN_OPEN_LIMIT", "2"))
 ARENA_HUMAN_DAILY_LIMIT = int(os.environ.get("ARENA_HUMAN_DAILY_LIMIT", "30"))
 ARENA_UPLOAD_MAX_BYTES = int(os.environ.get("ARENA_UPLOAD_MAX_BYTES", str(2 * 1024 * 1024)))
+
+# --- The ladder (platform/ladder, docs/ladder.md) --------------------------------------------
+#: Ladder matches queued or running per game at most (the matchmaker fills up to it).
+ARENA_LADDER_BUDGET = int(os.environ.get("ARENA_LADDER_BUDGET", "4"))
+#: Placement matches a newly qualified version plays before everyone else's turn.
+ARENA_LADDER_PLACEMENT = int(os.environ.get("ARENA_LADDER_PLACEMENT", "5"))
+#: Ladder matches in a row ending in a fault (crashed, timed out, retired) that suspend a bot.
+ARENA_LADDER_SUSPEND_AFTER = int(os.environ.get("ARENA_LADDER_SUSPEND_AFTER", "3"))
+#: Seconds between two matchmaker ticks (Celery beat, or the embedded runner of the demo).
+ARENA_LADDER_TICK_SECONDS = float(os.environ.get("ARENA_LADDER_TICK_SECONDS", "5"))
+#: Friendly challenges one user may start per 24 hours.
+ARENA_CHALLENGES_PER_DAY = int(os.environ.get("ARENA_CHALLENGES_PER_DAY", "20"))
 
 # --- REST API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("games/", include("catalog.urls")),
     path("bots/", include("bots.urls")),
+    path("bots/", include("ladder.urls")),
     path("matches/", include("matches.urls")),
     path("tournaments/", include("competitions.urls")),
     path("play/", include("play.urls")),

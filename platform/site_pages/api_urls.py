@@ -4,6 +4,7 @@ from bots import api as bots_api
 from catalog import api as catalog_api
 from competitions import api as competitions_api
 from django.urls import path
+from ladder import api as ladder_api
 from matches import api as matches_api
 from rest_framework.authtoken.views import obtain_auth_token
 
@@ -19,6 +20,20 @@ urlpatterns = [
     path("bots/", bots_api.BotListApi.as_view(), name="api-bots"),
     path("bots/<int:pk>/", bots_api.BotDetailApi.as_view(), name="api-bot"),
     path("bots/<int:pk>/versions/", bots_api.BotVersionsApi.as_view(), name="api-bot-versions"),
+    path("games/<slug:slug>/ladder/", ladder_api.GameLadderApi.as_view(), name="api-ladder"),
+    path("bots/<int:pk>/ladder/", ladder_api.BotLadderApi.as_view(), name="api-bot-ladder"),
+    path("bots/<int:pk>/pin/", ladder_api.PinApi.as_view(), name="api-bot-pin"),
+    path(
+        "bots/<int:pk>/rating-history/",
+        ladder_api.RatingHistoryApi.as_view(),
+        name="api-bot-rating-history",
+    ),
+    path(
+        "bots/<int:pk>/head-to-head/",
+        ladder_api.HeadToHeadApi.as_view(),
+        name="api-bot-head-to-head",
+    ),
+    path("challenges/", ladder_api.ChallengesApi.as_view(), name="api-challenges"),
     path("matches/", matches_api.MatchListApi.as_view(), name="api-matches"),
     path("matches/<int:pk>/", matches_api.MatchDetailApi.as_view(), name="api-match"),
     path("matches/<int:pk>/replay/", matches_api.MatchReplayApi.as_view(), name="api-match-replay"),

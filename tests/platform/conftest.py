@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import random
 import zipfile
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -84,3 +86,29 @@ def three_versions(builtin_versions: list[BotVersion]) -> list[BotVersion]:
     owner = builtin_versions[0].bot.owner
     extra = create_bot(owner=owner, game=builtin_versions[0].bot.game, name="random-2")
     return [*builtin_versions, extra.versions.create(number=1, builtin_name="random")]
+
+
+@pytest.fixture
+def inline(django_capture_on_commit_callbacks: Any) -> Callable[..., Any]:
+    """``inline(fn, ...)``: call ``fn`` and run what it sends on commit (matches, played
+    inline by the eager worker path) before returning."""
+
+    def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return fn(*args, **kwargs)
+
+    return run
+
+
+@pytest.fixture
+def rounds(inline: Callable[..., Any]) -> Callable[..., None]:
+    """``rounds(game, n)``: n matchmaker ticks, each one's matches played before the next."""
+
+    def run(game: Any, n: int = 3, seed: int = 1) -> None:
+        from ladder.services import tick as ladder_tick
+
+        rng = random.Random(seed)
+        for _ in range(n):
+            inline(ladder_tick, game, rng=rng)
+
+    return run

@@ -96,6 +96,22 @@ def serve_address(value: str) -> tuple[str, str]:
     return f"{host}:{port}", f"http://{shown}:{port}/"
 
 
+def _ladder_note() -> None:
+    """One line on the ladder, and on how to let strangers' uploads play here."""
+    from ladder.services import sandbox_refusal
+
+    console.print(
+        "Ladder: the worker's beat runs the matchmaker; an upload plays its qualification "
+        "match, then its placement matches, on its own."
+    )
+    if sandbox_refusal():
+        console.print(
+            "[yellow]Uploads of users other than staff wait for a sandbox:[/yellow] start Docker "
+            "(and run deploy/build-runtime-image.sh), or allow the process sandbox for your own "
+            "local site with [bold]ARENA_ALLOW_UNSAFE_SANDBOX=true[/bold]."
+        )
+
+
 class Command(BaseCommand):
     help = (
         "Load the games and play a short round-robin tournament of built-in bots for "
@@ -190,6 +206,7 @@ class Command(BaseCommand):
                 f"\n[bold green]Done.[/bold green] Matches, replays and leaderboards: "
                 f"[link]{url}[/link] (Ctrl-C stops the server)"
             )
+            _ladder_note()
             call_command("runserver", address, use_reloader=False)
             return
         console.print(

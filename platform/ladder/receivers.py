@@ -1,0 +1,36 @@
+"""The ladder listens: a new upload is qualified, a finished (or failed) match moves the ladder.
+
+The dependency points ladder -> bots, matches: neither of them imports the ladder.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bots.signals import version_uploaded
+from django.dispatch import receiver
+from matches.signals import match_failed, match_finished
+
+from ladder import services
+
+
+@receiver(version_uploaded, dispatch_uid="ladder.qualify_upload")
+def _qualify_upload(sender: Any, version: Any, **_: Any) -> None:
+    # Sent after the upload commits: a task makes the qualification match at once (the next
+    # tick would too, should the message be lost).
+    from ladder.tasks import qualify
+
+    try:
+        qualify.delay(version.pk)
+    except Exception:  # the broker is down: the upload is stored, the next tick qualifies it
+        services.log.warning("qualification of version %s not sent", version.pk, exc_info=True)
+
+
+@receiver(match_finished, dispatch_uid="ladder.match_finished")
+def _finished(sender: Any, match: Any, **_: Any) -> None:
+    services.match_finished(match)
+
+
+@receiver(match_failed, dispatch_uid="ladder.match_failed")
+def _failed(sender: Any, match: Any, **_: Any) -> None:
+    services.match_finished(match)

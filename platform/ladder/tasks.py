@@ -1,0 +1,28 @@
+"""The ladder's Celery tasks: the matchmaker tick (on a schedule, Celery beat) and the
+qualification of one upload (sent when it is committed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.celery import app
+
+from ladder import services
+
+
+@app.task(name="ladder.tick", ignore_result=True)
+def tick() -> list[dict[str, Any]]:
+    """One matchmaker tick of every game's ladder (Celery beat sends it every few seconds)."""
+    return [vars(r) for r in services.run_ladders()]
+
+
+@app.task(name="ladder.qualify", ignore_result=True)
+def qualify(version_id: int) -> int | None:
+    """Start the qualification match of one uploaded version."""
+    from bots.models import BotVersion
+
+    version = BotVersion.objects.filter(pk=version_id).first()
+    if version is None:
+        return None
+    match = services.start_qualification(version)
+    return match.pk if match else None

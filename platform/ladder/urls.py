@@ -1,0 +1,8 @@
+from django.urls import path
+
+from ladder import views
+
+app_name = "ladder"
+urlpatterns = [
+    path("<int:pk>/challenge/", views.bot_challenge, name="challenge"),
+]
