@@ -7,7 +7,7 @@ import hashlib
 from catalog.models import Game
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, User
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
@@ -22,7 +22,7 @@ from bots.validation import validate_bot_file
 SYSTEM_USERNAME = "arena"
 
 
-def system_user() -> AbstractBaseUser:
+def system_user() -> User:
     """The ``arena`` user (created without a usable password on first use)."""
     user_model = get_user_model()
     user, created = user_model.objects.get_or_create(username=SYSTEM_USERNAME)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from bots.models import BotVersion
 from catalog.models import Game
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from drf_spectacular.types import OpenApiTypes
@@ -21,9 +24,13 @@ from competitions.services import create_tournament, start_tournament
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    game: serializers.SlugRelatedField = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     organiser = serializers.CharField(source="organiser.username", read_only=True)
-    entrants = serializers.PrimaryKeyRelatedField(many=True, read_only=True)
+    entrants: serializers.PrimaryKeyRelatedField = serializers.PrimaryKeyRelatedField(
+        many=True, read_only=True
+    )
 
     class Meta:
         model = Tournament
@@ -96,7 +103,8 @@ class TournamentListApi(generics.ListCreateAPIView):
         data = TournamentCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            t = create_tournament(organiser=request.user, **data.validated_data)
+            # IsAuthenticated and may_organise above: a signed-in user.
+            t = create_tournament(organiser=cast(User, request.user), **data.validated_data)
         except DjangoValidationError as exc:
             raise ValidationError({"detail": exc.messages}) from exc
         return Response(TournamentSerializer(t).data, status=status.HTTP_201_CREATED)

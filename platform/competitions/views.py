@@ -4,10 +4,13 @@ are for organisers (``competitions.permissions``); the services do the work."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from catalog.models import Game
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
@@ -123,7 +126,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         )
     if request.method == "POST" and form.is_valid():
         try:
-            t = create_tournament(organiser=request.user, **form.create_kwargs())
+            # login_required above: a signed-in user.
+            t = create_tournament(organiser=cast(User, request.user), **form.create_kwargs())
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
