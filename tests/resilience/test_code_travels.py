@@ -21,6 +21,7 @@ from tests.resilience.conftest import (
     assert_ratings_serial,
     assert_recorded_once,
     free_port,
+    wait_for,
     wait_status,
 )
 
@@ -133,8 +134,16 @@ def test_workers_without_shared_disk_share_a_tournament(
     )
     _configured()
     with celery_on(redis.url):
-        matches = start_tournament(tournament)
-    ids = [m.pk for m in matches]
+        first_round = start_tournament(tournament)
+    assert len(first_round) == 4  # a round robin of 4, two games a pairing: 3 rounds of 4
+
+    # Each later round is scheduled by the worker that records the round's last match.
+    def tournament_done() -> bool:
+        tournament.refresh_from_db()
+        return tournament.status == "finished"
+
+    wait_for("the tournament to finish", tournament_done, logs=lambda: w1.logs() + w2.logs())
+    ids = list(Match.objects.filter(tournament=tournament).values_list("pk", flat=True))
     assert len(ids) == 12
     wait_status(ids, {"finished", "error"}, w1, w2)
 
@@ -145,8 +154,6 @@ def test_workers_without_shared_disk_share_a_tournament(
     assert "w2@otherhost" in nodes, nodes  # both workers took some
     assert_recorded_once(ids)
     assert assert_ratings_serial(arena.game) == len(ids)
-    tournament.refresh_from_db()
-    assert tournament.status == "finished"
 
     # Each worker fetched the uploads into its own cache, verified by hash; in the S3 case its
     # own media folder stayed empty (nothing came from a shared disk).

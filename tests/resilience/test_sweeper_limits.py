@@ -36,6 +36,7 @@ def test_time_limit_records_an_error_at_once(
     # prefork pool, as in production. The match would take about 10 s.
     monkeypatch.setattr(play_match, "soft_time_limit", 3)
     monkeypatch.setattr(play_match, "time_limit", 33)
+    monkeypatch.setattr(play_match, "_exec_options", None)  # Celery caches them per task
     worker = workers(redis.url, pool="prefork", ARENA_MATCH_TIME_LIMIT_S="3")
     slow = arena.upload("slow", slow_bot_source(0.25))
     match = arena.match([slow, arena.builtins[0]])

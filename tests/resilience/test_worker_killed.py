@@ -13,6 +13,7 @@ from tests.resilience.conftest import (
     assert_ratings_serial,
     assert_recorded_once,
     dispatch,
+    done_tasks,
     slow_bot_source,
     statuses,
     sweep_past_deadlines,
@@ -45,7 +46,7 @@ def test_killed_mid_match_is_finished_once(
         # delivery finds the match held by attempt 1 and leaves it alone.
         wait_for(
             "the redelivery to be refused",
-            lambda: "WorkerLostError" in first.logs(),
+            lambda: "WorkerLostError" in first.logs() and "None" in done_tasks(first).values(),
             timeout=60,
             logs=first.logs,
         )
