@@ -21,6 +21,7 @@ import socket
 import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from bots.models import BotVersion
@@ -394,7 +395,11 @@ def requeue_match(match: Match, *, why: str = "") -> bool:
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status == MatchStatus.FINISHED:
             return False
+        # The new attempt number is taken in the same write that puts the match back in the
+        # queue: no delivery of an older attempt can claim it in between.
         locked.status = MatchStatus.QUEUED
+        locked.attempts += 1
+        locked.dispatched_at = timezone.now()
         locked.error = why
         locked.deadline_at = None
         locked.started_at = None
@@ -404,7 +409,8 @@ def requeue_match(match: Match, *, why: str = "") -> bool:
         MatchSeat.objects.filter(match=locked).update(
             score=None, rank=None, status="", faults=[], time_ms=None, stderr=""
         )
-        transaction.on_commit(lambda: dispatch_match(locked))
+        limit = time_limit_s(locked.kind) if locked.kind == MatchKind.HUMAN else None
+        transaction.on_commit(partial(_send, locked.pk, locked.attempts, limit))
     return True
 
 
