@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from games import registry
+from sandbox.bundle import BundleError, check_bundle_path
 
 BUILTIN_PREFIX = "builtin:"
 HUMAN = "human"
@@ -51,4 +52,10 @@ def parse_bot_spec(text: str, game: str) -> BotSpec:
             raise BotSpecError(f"bot folder {text!r} has no main.py")
     elif path.suffix not in (".py", ".zip"):
         raise BotSpecError(f"bot {text!r}: expected a .py file, a folder or a .zip with main.py")
+    elif path.suffix == ".zip":
+        # The site's upload check (sandbox.bundle): a zip the CLI accepts is one the site takes.
+        try:
+            check_bundle_path(path)
+        except BundleError as exc:
+            raise BotSpecError(f"bot {text!r}: {exc}") from None
     return BotSpec(text=text, path=path)

@@ -57,7 +57,9 @@ def play(
             human_time=human_time,
         )
     except (ValueError, SandboxError, CodeFetchError) as exc:
-        return MatchOutcome.refused(spec, f"match refused: {exc}")
+        # A bad bundle's own message may name files of a private zip: the match's error is
+        # public, so it gets the bundle error's public text (sandbox.bundle.BundleError).
+        return MatchOutcome.refused(spec, f"match refused: {getattr(exc, 'public', exc)}")
 
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -12,18 +12,14 @@ import os
 import shutil
 import stat
 import tempfile
-import zipfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from sandbox.base import BotCode
+from sandbox.bundle import ENTRY, MAX_FILES, BundleError, extract_zip
+from sandbox.bundle import MAX_UNPACKED_BYTES as MAX_CODE_BYTES
 
-MAX_CODE_BYTES = 32 * 1024 * 1024  # all files of one bot, uncompressed
-MAX_FILES = 2000
-ENTRY = "main.py"
-
-
-class BotCodeError(ValueError):
-    """The uploaded bot cannot be used; the message says why, for the uploader."""
+#: The uploaded bot cannot be used; ``str()`` says why for the uploader, ``.public`` for others.
+BotCodeError = BundleError
 
 
 def bot_dir_base() -> Path:
@@ -46,16 +42,18 @@ def prepare_bot(path: str | os.PathLike[str], *, labels: dict[str, str] | None =
     try:
         if src.is_dir():
             _copy_folder(src, dest)
+            root = _find_root(dest, src)
         elif src.suffix == ".py":
             _check_size(src.stat().st_size, 1)
             shutil.copyfile(src, dest / ENTRY)
+            root = dest
         elif src.suffix == ".zip":
-            _extract_zip(src, dest)
+            # The upload check's own unpacking (sandbox.bundle): what it accepts runs here.
+            root = extract_zip(src, dest)
         else:
             raise BotCodeError(
                 f"{src.name}: a bot is a .py file, a folder with {ENTRY}, or a .zip with {ENTRY}"
             )
-        root = _find_root(dest, src)
         _make_readable(dest)
     except BaseException:
         shutil.rmtree(dest, ignore_errors=True)
@@ -98,47 +96,6 @@ def _copy_folder(src: Path, dest: Path) -> None:
             _check_size(total, count)
             (dest / rel).mkdir(parents=True, exist_ok=True)
             shutil.copyfile(f, dest / rel / name)
-
-
-def _safe_member_path(name: str) -> PurePosixPath | None:
-    """The member's relative path, or None for a directory entry. Raises on zip-slip."""
-    if "\\" in name or "\x00" in name:
-        raise BotCodeError(f"zip member with a bad name: {name!r}")
-    p = PurePosixPath(name)
-    if p.is_absolute() or ".." in p.parts or (p.parts and ":" in p.parts[0]):
-        raise BotCodeError(f"zip member outside the bot folder: {name!r}")
-    if name.endswith("/"):
-        return None
-    return p
-
-
-def _extract_zip(src: Path, dest: Path) -> None:
-    try:
-        zf = zipfile.ZipFile(src)
-    except (zipfile.BadZipFile, OSError) as e:
-        raise BotCodeError(f"{src.name}: not a valid zip file ({e})") from None
-    with zf:
-        infos = zf.infolist()
-        _check_size(sum(i.file_size for i in infos), len(infos))
-        written = 0
-        for info in infos:
-            rel = _safe_member_path(info.filename)
-            if rel is None or rel.parts[0] in {"__MACOSX"}:
-                continue
-            mode = info.external_attr >> 16
-            if stat.S_IFMT(mode) not in (0, stat.S_IFREG):
-                raise BotCodeError(f"zip member is not a regular file: {info.filename!r}")
-            target = dest.joinpath(*rel.parts)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            # Count real bytes as they come: the sizes in a zip's headers can lie.
-            try:
-                with zf.open(info) as fin, open(target, "wb") as fout:
-                    while chunk := fin.read(1 << 16):
-                        written += len(chunk)
-                        _check_size(written, 1)
-                        fout.write(chunk)
-            except (zipfile.BadZipFile, zipfile.LargeZipFile, RuntimeError, OSError) as e:
-                raise BotCodeError(f"{src.name}: cannot extract {info.filename!r} ({e})") from None
 
 
 def _find_root(dest: Path, src: Path) -> Path:
