@@ -4,21 +4,23 @@ from __future__ import annotations
 
 from typing import cast
 
+import django_filters
 from catalog.models import Game
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from bots.models import Bot, BotVersion
+from bots.models import DESCRIPTION_MAX, Bot, BotVersion
 from bots.services import DuplicateUpload, create_bot, upload_version
+from meeple.fields import LookupFilter, SafeSlugRelatedField
+from meeple.throttles import UploadThrottle
 
 
 def as_drf_error(exc: DjangoValidationError) -> ValidationError:
@@ -71,15 +73,35 @@ class BotSerializer(serializers.ModelSerializer):
 
 
 class BotCreateSerializer(serializers.Serializer):
-    game = serializers.SlugRelatedField(
-        slug_field="slug", queryset=Game.objects.filter(is_active=True)
-    )
+    game = SafeSlugRelatedField(slug_field="slug", queryset=Game.objects.filter(is_active=True))
     name = serializers.CharField(max_length=60)
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+    description = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=DESCRIPTION_MAX
+    )
 
 
 class VersionUploadSerializer(serializers.Serializer):
-    code = serializers.FileField(help_text="main.py, or a .zip holding main.py at its top level")
+    code = serializers.FileField(
+        help_text="main.py, or a .zip holding main.py at its top level or inside one folder"
+    )
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.JSONField()
+
+
+class BotFilter(django_filters.FilterSet):
+    """``?game=slug`` and ``?owner=username`` (declared here so the schema documents them)."""
+
+    search = LookupFilter(
+        field_name="name", lookup_expr="icontains", help_text="part of the bot's name"
+    )
+    game = LookupFilter(field_name="game__slug", help_text="a game's slug")
+    owner = LookupFilter(field_name="owner__username", help_text="the owner's user name")
+
+    class Meta:
+        model = Bot
+        fields = ["search", "game", "owner"]
 
 
 class BotListApi(generics.ListCreateAPIView):
@@ -87,16 +109,8 @@ class BotListApi(generics.ListCreateAPIView):
     upload its code to ``versions/``)."""
 
     serializer_class = BotSerializer
-
-    def get_queryset(self):  # type: ignore[no-untyped-def]
-        qs = Bot.objects.select_related("owner", "game").order_by("pk")
-        if search := self.request.query_params.get("search", "").strip():
-            qs = qs.filter(name__icontains=search[:100])
-        if game := self.request.query_params.get("game"):
-            qs = qs.filter(game__slug=game)
-        if owner := self.request.query_params.get("owner"):
-            qs = qs.filter(owner__username=owner)
-        return qs
+    filterset_class = BotFilter
+    queryset = Bot.objects.select_related("owner", "game").order_by("pk")
 
     @extend_schema(request=BotCreateSerializer, responses={201: BotSerializer})
     def post(self, request: Request, *args, **kwargs) -> Response:  # type: ignore[no-untyped-def]
@@ -123,10 +137,10 @@ class BotVersionsApi(APIView):
 
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     parser_classes = [MultiPartParser, FormParser]
-    throttle_scope = "uploads"
 
     def get_throttles(self):  # type: ignore[no-untyped-def]
-        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+        # The ``uploads`` counter is shared with the site's upload forms.
+        return [*super().get_throttles(), UploadThrottle()]
 
     @extend_schema(responses=OwnBotVersionSerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
@@ -139,12 +153,18 @@ class BotVersionsApi(APIView):
 
     @extend_schema(
         request=VersionUploadSerializer,
-        responses={201: OwnBotVersionSerializer, 409: OpenApiTypes.OBJECT},
+        responses={
+            201: OwnBotVersionSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="The upload is refused: why"),
+            409: OpenApiTypes.OBJECT,
+        },
     )
     def post(self, request: Request, pk: int) -> Response:
         bot = generics.get_object_or_404(Bot, pk=pk)
         if bot.owner_id != request.user.pk:
             raise PermissionDenied("Only the bot's owner may upload versions.")
+        # Reading request.data streams the body through meeple.limits.CappedUploadHandler:
+        # a file past the cap stops there, before it is all read (a 400 with the limit).
         data = VersionUploadSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         upload = data.validated_data["code"]

@@ -7,11 +7,16 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from bots.validation import validate_bot_file
+from bots.models import DESCRIPTION_MAX
+from bots.validation import validate_bundle
+from sandbox.bundle import human
+
+CODE_HELP = "main.py, or a .zip holding main.py at its top level or inside one folder."
 
 
 class CodeField(forms.FileField):
-    """A .py or .zip bot, checked (size first, then content) before anything is stored."""
+    """A .py or .zip bot, checked (size first, then content, by sandbox.bundle) before anything
+    is stored. The upload handler has already stopped files past the cap while they streamed."""
 
     def clean(self, data, initial=None):  # type: ignore[no-untyped-def]
         upload = super().clean(data, initial)
@@ -20,10 +25,10 @@ class CodeField(forms.FileField):
         cap = settings.ARENA_UPLOAD_MAX_BYTES
         if upload.size > cap:
             raise ValidationError(
-                f"The file is {upload.size} bytes; uploads are limited to {cap} bytes."
+                f"The file is {human(upload.size)}; uploads are limited to {human(cap)}."
             )
         content = upload.read()
-        validate_bot_file(upload.name, content, cap)
+        validate_bundle(upload.name, content, cap)
         upload.validated_bytes = content
         return upload
 
@@ -31,9 +36,11 @@ class CodeField(forms.FileField):
 class BotCreateForm(forms.Form):
     game = forms.ModelChoiceField(queryset=Game.objects.filter(is_active=True), empty_label=None)
     name = forms.CharField(max_length=60)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
-    code = CodeField(help_text="main.py, or a .zip holding main.py at its top level.")
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=DESCRIPTION_MAX
+    )
+    code = CodeField(help_text=CODE_HELP)
 
 
 class VersionUploadForm(forms.Form):
-    code = CodeField(help_text="main.py, or a .zip holding main.py at its top level.")
+    code = CodeField(help_text=CODE_HELP)

@@ -9,7 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator, ProhibitNullCharactersValidator
 from django.db import models
+
+#: A bot's description: a paragraph, not a document (checked by forms, serializers, full_clean).
+DESCRIPTION_MAX = 2000
 
 
 def _upload_to(instance: BotVersion, filename: str) -> str:
@@ -37,7 +41,11 @@ class Bot(models.Model):
     )
     game = models.ForeignKey("catalog.Game", on_delete=models.CASCADE, related_name="bots")
     name = models.CharField(max_length=60)
-    description = models.TextField(blank=True)
+    description = models.TextField(
+        blank=True,
+        max_length=DESCRIPTION_MAX,
+        validators=[MaxLengthValidator(DESCRIPTION_MAX), ProhibitNullCharactersValidator()],
+    )
     #: True for the game's own bots (``games.registry.bots``): trusted code, run in-process.
     is_builtin = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

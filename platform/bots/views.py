@@ -27,6 +27,7 @@ from bots.forms import BotCreateForm, VersionUploadForm
 from bots.models import Bot, BotVersion
 from bots.selectors import bots_search
 from bots.services import create_bot, pin_version, upload_version
+from meeple.throttles import web_throttle
 
 UPLOADED_NOTE = (
     "{name} v{number} is uploaded. It now plays a qualification match against the built-in "
@@ -112,6 +113,7 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@web_throttle("uploads")
 def bot_create(request: HttpRequest) -> HttpResponse:
     form = BotCreateForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
@@ -136,6 +138,7 @@ def bot_create(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@web_throttle("uploads")
 def bot_upload(request: HttpRequest, pk: int) -> HttpResponse:
     bot = get_object_or_404(Bot, pk=pk)
     if bot.owner != request.user:

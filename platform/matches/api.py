@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import django_filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers
@@ -11,6 +12,7 @@ from rest_framework.views import APIView
 
 from matches.models import Match, MatchSeat, MatchStatus
 from matches.selectors import filter_matches
+from meeple.fields import IdFilter, LookupFilter
 
 
 class MatchSeatSerializer(serializers.ModelSerializer):
@@ -72,22 +74,30 @@ class MatchSerializer(serializers.ModelSerializer):
         ]
 
 
+class MatchFilter(django_filters.FilterSet):
+    """``?game=slug``, ``?bot=id``, ``?status=``: checked here (ASCII digits, no NUL, known
+    statuses) so that a bad value is a 400 and the schema documents them."""
+
+    game = LookupFilter(field_name="game__slug", help_text="a game's slug")
+    bot = IdFilter(method="filter_bot", help_text="a bot's id: its matches, any version")
+    status = django_filters.ChoiceFilter(choices=MatchStatus.choices)
+
+    class Meta:
+        model = Match
+        fields = ["game", "bot", "status"]
+
+    def filter_bot(self, queryset, name, value):  # type: ignore[no-untyped-def]
+        return queryset.filter(seats__bot_version__bot_id=value).distinct()
+
+
 class MatchListApi(generics.ListAPIView):
     """Matches, newest first; filter with ``?game=slug``, ``?bot=id``, ``?status=``."""
 
     serializer_class = MatchSerializer
+    filterset_class = MatchFilter
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
-        params = self.request.query_params
-        bot = params.get("bot", "")
-        status = params.get("status") or None
-        if status and status not in MatchStatus.values:
-            from rest_framework.exceptions import ValidationError
-
-            raise ValidationError({"status": f"must be one of {', '.join(MatchStatus.values)}"})
-        return filter_matches(
-            game=params.get("game") or None, bot=int(bot) if bot.isdigit() else None, status=status
-        )
+        return filter_matches()
 
 
 class MatchDetailApi(generics.RetrieveAPIView):

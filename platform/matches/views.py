@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from catalog.selectors import active_games
+from django import forms
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -13,19 +14,32 @@ from django.shortcuts import render
 from matches import replay_steps
 from matches.models import Match, MatchStatus
 from matches.selectors import filter_matches, match_detail
+from meeple.fields import IdField, LookupField
+from meeple.limits import error_response
 
 PAGE_SIZE = 25
 
 
+class MatchFilterForm(forms.Form):
+    """The list's filters: a bad value (NUL, non-ASCII digits, unknown status) is a 400."""
+
+    game = LookupField(required=False)
+    bot = IdField(required=False)
+    status = forms.ChoiceField(required=False, choices=[("", "any"), *MatchStatus.choices])
+    page = forms.CharField(required=False, max_length=20)
+
+
 def match_list(request: HttpRequest) -> HttpResponse:
-    game = request.GET.get("game") or None
-    status = request.GET.get("status") or None
-    bot_raw = request.GET.get("bot") or ""
-    bot = int(bot_raw) if bot_raw.isdigit() else None
-    if status and status not in MatchStatus.values:
-        status = None
+    filters = MatchFilterForm(request.GET)
+    if not filters.is_valid():
+        problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in filters.errors.items())
+        return error_response(request, f"Bad filter: {problems}", 400)
+    game = filters.cleaned_data["game"] or None
+    status = filters.cleaned_data["status"] or None
+    bot = filters.cleaned_data["bot"]
+    bot_raw = str(bot) if bot is not None else ""
     page = Paginator(filter_matches(game=game, bot=bot, status=status), PAGE_SIZE).get_page(
-        request.GET.get("page")
+        filters.cleaned_data["page"]
     )
     query = request.GET.copy()
     query.pop("page", None)
@@ -76,12 +90,11 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def may_read_stderr(user, match: Match, seat) -> bool:  # type: ignore[no-untyped-def]
-    """A bot's stderr is for its owner, staff and the match's tournament organiser."""
+    """A bot's stderr is its owner's and staff's only (docs/permissions.md): an organiser who
+    enters someone's bot in a tournament does not get to read its logs."""
     if not user.is_authenticated:
         return False
-    if user.is_staff or seat.bot_version.bot.owner_id == user.pk:
-        return True
-    return bool(match.tournament and match.tournament.organiser_id == user.pk)
+    return bool(user.is_staff or seat.bot_version.bot.owner_id == user.pk)
 
 
 def match_step(request: HttpRequest, pk: int, n: int) -> JsonResponse:

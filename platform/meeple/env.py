@@ -29,6 +29,15 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, got {raw!r}")
 
 
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    if not raw.strip().isascii() or not raw.strip().isdigit():
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {raw!r}")
+    return int(raw.strip())
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

@@ -9,9 +9,11 @@ ARENA_SANDBOX.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 from meeple.env import (
     REPO_ROOT,
@@ -19,6 +21,7 @@ from meeple.env import (
     data_dir,
     database_url,
     env_bool,
+    env_int,
     env_list,
     sandbox_choice,
     secret_key,
@@ -42,8 +45,11 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "rest_framework",
     "rest_framework.authtoken",
+    "django_filters",
     "drf_spectacular",
     "django_celery_beat",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served by the site itself (works offline)
+    "axes",
     # Meeple Arena's apps, one per domain (platform/<app>/).
     "site_pages",
     "catalog",
@@ -58,13 +64,18 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads a body: refuse one whose Content-Length is over the cap.
+    "meeple.limits.RequestBodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes requires: turns a locked-out log-in into its lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "meeple.urls"
@@ -92,6 +103,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # and take the write lock when a transaction starts (no lock upgrade that could deadlock).
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# django-axes first: it refuses log-ins of a locked-out address and user name before the
+# password is even checked (web log-in and the API's token endpoint alike).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -128,10 +146,90 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
+# --- Request sizes: checked before a body is read (meeple/limits.py) ---------------------------
+ARENA_UPLOAD_MAX_BYTES = env_int("ARENA_UPLOAD_MAX_BYTES", 2 * 1024 * 1024)
+# Any request body (an upload with its form fields included); gunicorn has no body cap.
+ARENA_MAX_REQUEST_BYTES = env_int("ARENA_MAX_REQUEST_BYTES", ARENA_UPLOAD_MAX_BYTES + 256 * 1024)
+# Non-file form fields and JSON bodies: the largest honest one is a tournament of a few
+# hundred entrants.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
+DATA_UPLOAD_MAX_NUMBER_FILES = 2
+# An accepted upload stays in memory; the capped handler stops larger ones while they stream.
+FILE_UPLOAD_MAX_MEMORY_SIZE = ARENA_UPLOAD_MAX_BYTES
+FILE_UPLOAD_HANDLERS = [
+    "meeple.limits.CappedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
+
+# --- Production (DEBUG=false): `manage.py check --deploy` passes with no warning ---------------
+# See deploy/SECURITY.md. Behind a TLS-terminating proxy, set SECURE_PROXY_SSL_HEADER to the
+# header it sets (e.g. X-Forwarded-Proto) so that Django knows the request came over HTTPS.
+_proxy_header = os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip()
+if _proxy_header:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https")
+# How many proxies sit in front (their X-Forwarded-For entries are trusted for client
+# addresses in throttles and log-in lockouts); 0: REMOTE_ADDR.
+NUM_PROXIES = env_int("NUM_PROXIES", 0)
 if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-    SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+
+# Content-Security-Policy (django-csp): scripts, styles and pictures only from the site itself
+# (no inline scripts or style attributes); the favicon and SVG icons are data: URLs.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+# --- Cache: throttle counters and log-in lockouts must hold across processes and hosts --------
+# Redis when CACHE_URL (or REDIS_URL) is set; otherwise the database cache (its table is made
+# by `migrate`, see accounts/migrations), never a per-process memory cache.
+CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "arena",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "arena_cache",
+            "KEY_PREFIX": "arena",
+        }
+    }
+
+# --- Log-in lockout (django-axes): too many wrong passwords for one user name from one address
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "meeple.throttles.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_VERBOSE = False
 
 # --- Celery ----------------------------------------------------------------------------------
 # One code path everywhere: matches always travel through a broker to a worker process, never
@@ -204,7 +302,6 @@ ARENA_HUMAN_MATCH_TIME_LIMIT_S = int(os.environ.get("ARENA_HUMAN_MATCH_TIME_LIMI
 #: Per user: unfinished people's matches at once, and matches started in 24 hours.
 ARENA_HUMAN_OPEN_LIMIT = int(os.environ.get("ARENA_HUMAN_OPEN_LIMIT", "2"))
 ARENA_HUMAN_DAILY_LIMIT = int(os.environ.get("ARENA_HUMAN_DAILY_LIMIT", "30"))
-ARENA_UPLOAD_MAX_BYTES = int(os.environ.get("ARENA_UPLOAD_MAX_BYTES", str(2 * 1024 * 1024)))
 
 # --- The ladder (platform/ladder, docs/ladder.md) --------------------------------------------
 #: Ladder matches queued or running per game at most (the matchmaker fills up to it).
@@ -221,19 +318,39 @@ ARENA_CHALLENGES_PER_DAY = int(os.environ.get("ARENA_CHALLENGES_PER_DAY", "20"))
 # --- REST API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Token first: its WWW-Authenticate header makes a missing or bad token a 401, not a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_THROTTLE_RATES": {"anon": "120/min", "user": "600/min", "uploads": "30/hour"},
+    "EXCEPTION_HANDLER": "meeple.errors.api_exception_handler",
+    # Counted in the shared cache above; scoped rates are used by meeple.throttles, also by
+    # the site's forms (sign-up, log-in, upload).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "meeple.throttles.AnonThrottle",
+        "meeple.throttles.UserThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("THROTTLE_ANON", "120/min"),
+        "user": os.environ.get("THROTTLE_USER", "600/min"),
+        "uploads": os.environ.get("THROTTLE_UPLOADS", "30/hour"),
+        "signup": os.environ.get("THROTTLE_SIGNUP", "10/hour"),
+        "login": os.environ.get("THROTTLE_LOGIN", "30/min"),
+        "challenge": os.environ.get("THROTTLE_CHALLENGE", "60/hour"),
+    },
+    "NUM_PROXIES": NUM_PROXIES or None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Meeple Arena API",
     "DESCRIPTION": "Bots, versions, matches, tournaments and leaderboards of Meeple Arena.",
     "VERSION": "1",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {

@@ -1,15 +1,15 @@
 """The REST API's URL map (``/api/...``); the views live in each app's ``api.py``."""
 
+from accounts import api as accounts_api
 from bots import api as bots_api
 from catalog import api as catalog_api
 from competitions import api as competitions_api
 from django.urls import path
 from ladder import api as ladder_api
 from matches import api as matches_api
-from rest_framework.authtoken.views import obtain_auth_token
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", accounts_api.TokenLoginApi.as_view(), name="api-token"),
     path("games/", catalog_api.GameListApi.as_view(), name="api-games"),
     path("games/<slug:slug>/", catalog_api.GameDetailApi.as_view(), name="api-game"),
     path(

@@ -49,8 +49,10 @@ def test_match_list_filters_and_paginates(client, tri_match, trnd_match) -> None
     bot = tri_match.seats.first().bot_version.bot_id
     html = client.get(f"/matches/?bot={bot}").content.decode()
     assert f"/matches/{tri_match.pk}/" in html and f"/matches/{trnd_match.pk}/" not in html
-    # Bad filter values are ignored rather than failing.
-    assert client.get("/matches/?status=bogus&bot=x&page=99").status_code == 200
+    # Bad filter values are a 400 that says which filter is wrong; a page past the end is not.
+    bad = client.get("/matches/?status=bogus&bot=x")
+    assert bad.status_code == 400 and "Bad filter" in bad.content.decode()
+    assert client.get("/matches/?page=99").status_code == 200
 
 
 def test_match_detail_and_replay_steps_with_state_picture(client, tri_match) -> None:
