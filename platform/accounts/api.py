@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from meeple.throttles import LoginThrottle
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -14,7 +15,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.lockout import lockout_message
-from meeple.throttles import LoginThrottle
 
 
 class TokenSerializer(serializers.Serializer):

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-
 from meeple.limits import error_response
 
 

@@ -7,7 +7,6 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.decorators import method_decorator
-
 from meeple.throttles import web_throttle
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import django_filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
+from meeple.fields import IdFilter, LookupFilter
 from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -12,7 +13,6 @@ from rest_framework.views import APIView
 
 from matches.models import Match, MatchSeat, MatchStatus
 from matches.selectors import filter_matches
-from meeple.fields import IdFilter, LookupFilter
 
 
 class MatchSeatSerializer(serializers.ModelSerializer):

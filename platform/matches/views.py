@@ -10,12 +10,12 @@ from django import forms
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from meeple.fields import IdField, LookupField
+from meeple.limits import error_response
 
 from matches import replay_steps
 from matches.models import Match, MatchStatus
 from matches.selectors import filter_matches, match_detail
-from meeple.fields import IdField, LookupField
-from meeple.limits import error_response
 
 PAGE_SIZE = 25
 
