@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from bots.models import BotVersion
 from catalog.models import Game
@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
+from meeple.fields import MAX_INT, SafeSlugRelatedField, StrictIntegerField
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
@@ -20,7 +21,9 @@ from rest_framework.views import APIView
 from competitions.models import Tournament, TournamentFormat
 from competitions.permissions import may_organise, may_start
 from competitions.selectors import tournament_standings
-from competitions.services import create_tournament, start_tournament
+from competitions.services import MAX_TOURNAMENT_MATCHES, create_tournament, start_tournament
+from games.base import GameError
+from games.registry import get_game
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -58,9 +61,10 @@ class TournamentSerializer(serializers.ModelSerializer):
 
 
 class TournamentCreateSerializer(serializers.Serializer):
-    game = serializers.SlugRelatedField(
-        slug_field="slug", queryset=Game.objects.filter(is_active=True)
-    )
+    """Everything checked here, at the edge: ASCII integers within the columns' ranges, and
+    the options by the game's engine (unknown keys, types, bounds)."""
+
+    game = SafeSlugRelatedField(slug_field="slug", queryset=Game.objects.filter(is_active=True))
     name = serializers.CharField(max_length=100)
     entrants = serializers.PrimaryKeyRelatedField(
         many=True, queryset=BotVersion.objects.select_related("bot"), help_text="bot version ids"
@@ -68,13 +72,23 @@ class TournamentCreateSerializer(serializers.Serializer):
     format = serializers.ChoiceField(
         choices=TournamentFormat.choices, default=TournamentFormat.ROUND_ROBIN
     )
-    players_per_match = serializers.IntegerField(min_value=1, max_value=6, default=2)
-    games_per_pairing = serializers.IntegerField(min_value=1, max_value=100, default=1)
-    rounds = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
-    advance = serializers.IntegerField(min_value=1, max_value=5, default=1)
-    max_matches = serializers.IntegerField(min_value=1, required=False, allow_null=True)
-    seed = serializers.IntegerField(min_value=0, default=0)
+    players_per_match = StrictIntegerField(min_value=1, max_value=6, default=2)
+    games_per_pairing = StrictIntegerField(min_value=1, max_value=100, default=1)
+    rounds = StrictIntegerField(min_value=1, max_value=100, required=False, allow_null=True)
+    advance = StrictIntegerField(min_value=1, max_value=5, default=1)
+    max_matches = StrictIntegerField(
+        min_value=1, max_value=MAX_TOURNAMENT_MATCHES, required=False, allow_null=True
+    )
+    seed = StrictIntegerField(min_value=0, max_value=MAX_INT, default=0)
     options = serializers.DictField(required=False, default=dict)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            engine = get_game(attrs["game"].slug)
+            attrs["options"] = engine.check_options(dict(attrs.get("options") or {}))
+        except GameError as exc:
+            raise ValidationError({"options": [str(exc)]}) from None
+        return attrs
 
 
 class StandingSerializer(serializers.Serializer):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from competitions.models import Tournament
+from competitions.models import League, Tournament
 
 #: Members of this group (or staff) may create tournaments and leagues.
 ORGANISERS_GROUP = "organisers"
@@ -20,3 +20,8 @@ def may_organise(user: Any) -> bool:
 
 def may_start(user: Any, tournament: Tournament) -> bool:
     return bool(user.is_authenticated and (user.is_staff or tournament.organiser_id == user.pk))
+
+
+def may_run_league(user: Any, league: League) -> bool:
+    """Play a league's round on demand: its organiser or staff (docs/permissions.md)."""
+    return bool(user.is_authenticated and (user.is_staff or league.organiser_id == user.pk))

@@ -16,10 +16,11 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from matches.selectors import filter_matches
+from meeple.limits import error_response
 
 from competitions.forms import LeagueForm, TournamentForm
 from competitions.models import League, Tournament, TournamentStatus
-from competitions.permissions import may_organise, may_start
+from competitions.permissions import may_organise, may_run_league, may_start
 from competitions.selectors import (
     league_standings,
     match_progress,
@@ -110,6 +111,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         return _forbidden(request, NOT_ORGANISER.format(what="create tournaments"))
     games = Game.objects.filter(is_active=True)
     slug = request.GET.get("game", "")
+    if "\x00" in slug or len(slug) > 100:  # never reaches the database (PostgreSQL refuses NUL)
+        return error_response(request, "Not a game's slug.", 400)
     game = games.filter(slug=slug).first() if slug else None
     form = None
     if game is not None:
@@ -191,7 +194,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rows": league_standings(lg, shown),
             "progress": match_progress(lg.matches.all()),
             "matches": filter_matches().filter(league=lg)[:LEAGUE_MATCHES_SHOWN],
-            "can_organise": may_organise(request.user),
+            "can_organise": may_run_league(request.user, lg),
         },
     )
 
@@ -203,7 +206,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
     form = LeagueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            lg = create_league(**form.create_kwargs())
+            lg = create_league(organiser=request.user, **form.create_kwargs())
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
@@ -218,8 +221,8 @@ def league_play_round(request: HttpRequest, pk: int) -> HttpResponse:
     lg = get_object_or_404(League.objects.select_related("game"), pk=pk)
     if request.method != "POST":
         return redirect("competitions:league_detail", pk=lg.pk)
-    if not may_organise(request.user):
-        return _forbidden(request, NOT_ORGANISER.format(what="play league rounds"))
+    if not may_run_league(request.user, lg):
+        return _forbidden(request, "Only the league's organiser or staff may play its rounds.")
     play_league_round.delay(lg.pk)
     messages.success(
         request,
