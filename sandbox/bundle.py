@@ -120,13 +120,13 @@ def check_python(name: str, data: bytes) -> None:
         compile(text, name, "exec", dont_inherit=True)
     except SyntaxError as exc:
         where = f" on line {exc.lineno}" if exc.lineno else ""
-        raise BundleError(f"{name} has a syntax error{where}: {exc.msg}.") from None
+        raise BundleError(f"{name} has a syntax error{where}: {_clip(exc.msg)}.") from None
     except (MemoryError, RecursionError):
         raise BundleError(
             f"{name} is too deeply nested for the Python compiler; simplify its expressions."
         ) from None
     except (ValueError, OverflowError) as exc:  # NUL bytes (3.11), literals out of range
-        raise BundleError(f"{name} does not compile: {exc}.") from None
+        raise BundleError(f"{name} does not compile: {_clip(str(exc))}.") from None
 
 
 # -- zips ---------------------------------------------------------------------------------------
@@ -298,6 +298,11 @@ def find_root(files: list[str] | tuple[str, ...]) -> str:
 def _shown(name: str) -> str:
     text = repr(name)
     return text if len(text) <= 80 else text[:77] + "...'"
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _one_line(exc: BaseException) -> str:

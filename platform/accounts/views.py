@@ -22,7 +22,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("site_pages:home")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(
+        request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200
+    )
 
 
 @method_decorator(web_throttle("login"), name="dispatch")

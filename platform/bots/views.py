@@ -133,7 +133,10 @@ def bot_create(request: HttpRequest) -> HttpResponse:
             messages.success(request, UPLOADED_NOTE.format(name=bot.name, number=1))
             return redirect("bots:detail", pk=bot.pk)
     return render(
-        request, "bots/create.html", {"form": form, "max_upload": settings.ARENA_UPLOAD_MAX_BYTES}
+        request,
+        "bots/create.html",
+        {"form": form, "max_upload": settings.ARENA_UPLOAD_MAX_BYTES},
+        status=400 if form.errors else 200,
     )
 
 
@@ -153,7 +156,9 @@ def bot_upload(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, UPLOADED_NOTE.format(name=bot.name, number=version.number))
             return redirect("bots:detail", pk=bot.pk)
-    return render(request, "bots/upload.html", {"form": form, "bot": bot})
+    return render(
+        request, "bots/upload.html", {"form": form, "bot": bot}, status=400 if form.errors else 200
+    )
 
 
 @login_required
@@ -162,7 +167,7 @@ def bot_pin(request: HttpRequest, pk: int) -> HttpResponse:
     bot = get_object_or_404(Bot, pk=pk)
     number = request.POST.get("version", "")
     version = None
-    if number.isdigit():
+    if number.isascii() and number.isdigit() and len(number) < 10:  # "²".isdigit() too
         version = bot.versions.filter(number=int(number)).first()
         if version is None:
             messages.error(request, f"{bot.name} has no version {number}.")

@@ -142,6 +142,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         request,
         "competitions/tournament_new.html",
         {"games": games, "game": game, "form": form, "max_matches_limit": MAX_TOURNAMENT_MATCHES},
+        status=400 if form.errors else 200,
     )
 
 
