@@ -35,6 +35,7 @@ class World:
     version: BotVersion
     builtin: BotVersion
     builtin2: BotVersion
+    builtin3: BotVersion
     tournament: Tournament
     draft: Tournament
     league: League
@@ -69,6 +70,8 @@ class World:
 @pytest.fixture(autouse=True)
 def _media_root(settings: Any, tmp_path: Any) -> None:
     settings.MEDIA_ROOT = tmp_path / "media"
+    # Four users per test: a slow password hash would be most of the suite's time.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -88,15 +91,20 @@ def world(db: None) -> World:
     bot = create_bot(owner=users["owner"], game=trnd, name="alices-bot", description="mine")
     version = upload_version(bot=bot, filename="main.py", data=GOOD_MAIN)
     entrants = [version, *builtins]
+    # A third built-in entry, so that a tournament of built-ins alone fills TRND's three seats.
+    copy = create_bot(owner=builtins[0].bot.owner, game=trnd, name="random #2")
+    builtin3 = copy.versions.create(number=1, builtin_name="random")
     tournament = create_tournament(
         organiser=users["organiser"], game=trnd, name="Cup", entrants=entrants, players_per_match=3
     )
+    # Built-ins only and one match: starting it plays quickly, whoever may start it.
     draft = create_tournament(
         organiser=users["organiser"],
         game=trnd,
         name="Draft",
-        entrants=entrants,
+        entrants=[*builtins, builtin3],
         players_per_match=3,
+        max_matches=1,
     )
     league = create_league(
         game=trnd, name="Weekly", organiser=users["organiser"], players_per_match=3
@@ -120,7 +128,9 @@ def world(db: None) -> World:
         MatchSeat.objects.create(
             match=match, seat=seat, bot_version=builtin, score=2 - seat, rank=seat + 1, status="ok"
         )
-    return World(users, bot, version, builtins[0], builtins[1], tournament, draft, league, match)
+    return World(
+        users, bot, version, builtins[0], builtins[1], builtin3, tournament, draft, league, match
+    )
 
 
 def stored_counts() -> dict[str, int]:
