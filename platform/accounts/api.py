@@ -21,7 +21,7 @@ class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
-class ErrorSerializer(serializers.Serializer):
+class TokenErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
@@ -50,7 +50,7 @@ class TokenLoginApi(APIView):
         responses={
             200: TokenSerializer,
             400: OpenApiResponse(description="Wrong credentials or bad input"),
-            429: ErrorSerializer,
+            429: TokenErrorSerializer,
         },
     )
     def post(self, request: Request) -> Response:

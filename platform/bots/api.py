@@ -86,7 +86,7 @@ class VersionUploadSerializer(serializers.Serializer):
     )
 
 
-class ErrorSerializer(serializers.Serializer):
+class UploadErrorSerializer(serializers.Serializer):
     detail = serializers.JSONField()
 
 
@@ -155,7 +155,7 @@ class BotVersionsApi(APIView):
         request=VersionUploadSerializer,
         responses={
             201: OwnBotVersionSerializer,
-            400: OpenApiResponse(ErrorSerializer, description="The upload is refused: why"),
+            400: OpenApiResponse(UploadErrorSerializer, description="The upload is refused: why"),
             409: OpenApiTypes.OBJECT,
         },
     )

@@ -39,12 +39,12 @@ class MatchSeatSerializer(serializers.ModelSerializer):
             "elo_after",
         ]
 
-    @extend_schema_field(OpenApiTypes.FLOAT)
+    @extend_schema_field({"type": "number", "format": "float", "nullable": True})
     def get_elo_before(self, seat: MatchSeat) -> float | None:
         change = seat.rating_change
         return None if change is None else change.elo_before
 
-    @extend_schema_field(OpenApiTypes.FLOAT)
+    @extend_schema_field({"type": "number", "format": "float", "nullable": True})
     def get_elo_after(self, seat: MatchSeat) -> float | None:
         change = seat.rating_change
         return None if change is None else change.elo_after

@@ -11,11 +11,12 @@ from django.core.exceptions import (
     TooManyFieldsSent,
     TooManyFilesSent,
 )
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.views.defaults import page_not_found
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from meeple.limits import UploadTooLarge, error_response, upload_cap_message
+from meeple.limits import UploadTooLarge, error_response, upload_cap_message, wants_json
 
 _TOO_BIG = "The request body is too large."
 
@@ -37,6 +38,13 @@ def bad_request(request: HttpRequest, exception: BaseException | None = None) ->
     """``handler400``: the message when it is ours to tell, else a generic one."""
     message = user_message(exception) if exception is not None else None
     return error_response(request, message or "The request could not be read.", 400)
+
+
+def not_found(request: HttpRequest, exception: BaseException | None = None) -> HttpResponse:
+    """``handler404``: JSON under /api/ (even for paths no route matches), the page elsewhere."""
+    if wants_json(request):
+        return error_response(request, "Not found.", 404)
+    return page_not_found(request, exception or Http404())
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

@@ -23,3 +23,5 @@ urlpatterns = [
 
 # Requests we cannot read (bodies too large, bad multipart): a page with the reason.
 handler400 = "meeple.errors.bad_request"
+# Under /api/, a JSON 404 even where no route matches (clients read one format).
+handler404 = "meeple.errors.not_found"
