@@ -154,8 +154,8 @@ def extract_zip(source: str | os.PathLike[str] | BinaryIO, dest: Path) -> Path:
 def _open_zip(source: str | os.PathLike[str] | BinaryIO, label: str) -> zipfile.ZipFile:
     try:
         return zipfile.ZipFile(source)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
-        raise BundleError(f"{label} is not a valid zip archive ({exc}).") from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError):
+        raise BundleError(f"{label} is not a valid zip archive.") from None
 
 
 def member_path(name: str) -> PurePosixPath | None:

@@ -1,15 +1,23 @@
 """URL map of the site."""
 
+from csp.constants import UNSAFE_INLINE
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+# Swagger UI sets inline styles as it draws (React): allowed on that page alone. Scripts stay
+# 'self' only: its start-up script is a file (the split view), its assets from the sidecar.
+api_docs = csp_update({"style-src": [UNSAFE_INLINE]})(
+    SpectacularSwaggerSplitView.as_view(url_name="api-schema")
+)
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file (no inline script, so the
     # Content-Security-Policy holds), and its assets come from drf-spectacular-sidecar.
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", api_docs, name="api-docs"),
     path("api/", include("site_pages.api_urls")),
     path("accounts/", include("accounts.urls")),
     path("games/", include("catalog.urls")),
