@@ -17,6 +17,9 @@ HUMAN = "human"
 class BotSpecError(ValueError):
     """A bot specification that names nothing usable."""
 
+    #: Set when the message names files of a private bundle: the text others may see instead.
+    public: str
+
 
 @dataclass(frozen=True)
 class BotSpec:
@@ -57,5 +60,7 @@ def parse_bot_spec(text: str, game: str) -> BotSpec:
         try:
             check_bundle_path(path)
         except BundleError as exc:
-            raise BotSpecError(f"bot {text!r}: {exc}") from None
+            error = BotSpecError(f"bot {text!r}: {exc}")
+            error.public = exc.public  # what a match's public error may show (no file names)
+            raise error from None
     return BotSpec(text=text, path=path)
