@@ -61,7 +61,7 @@ class TokenLoginApi(APIView):
         ):
             # django-axes marked the request: answer here (its middleware sees only Django's
             # request object, not DRF's wrapper) and keep the middleware from answering again.
-            request._request.axes_locked_out = False
+            request._request.axes_locked_out = False  # type: ignore[attr-defined]
             return Response({"detail": lockout_message()}, status=status.HTTP_429_TOO_MANY_REQUESTS)
         if not valid:
             return Response(data.errors, status=status.HTTP_400_BAD_REQUEST)

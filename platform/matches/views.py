@@ -32,7 +32,7 @@ class MatchFilterForm(forms.Form):
 def match_list(request: HttpRequest) -> HttpResponse:
     filters = MatchFilterForm(request.GET)
     if not filters.is_valid():
-        problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in filters.errors.items())
+        problems = "; ".join(f"{k}: {' '.join(map(str, v))}" for k, v in filters.errors.items())
         return error_response(request, f"Bad filter: {problems}", 400)
     game = filters.cleaned_data["game"] or None
     status = filters.cleaned_data["status"] or None

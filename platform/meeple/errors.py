@@ -44,7 +44,7 @@ def not_found(request: HttpRequest, exception: BaseException | None = None) -> H
     """``handler404``: JSON under /api/ (even for paths no route matches), the page elsewhere."""
     if wants_json(request):
         return error_response(request, "Not found.", 404)
-    return page_not_found(request, exception or Http404())
+    return page_not_found(request, exception if isinstance(exception, Exception) else Http404())
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

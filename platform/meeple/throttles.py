@@ -33,7 +33,8 @@ class _CurrentRates:
     scope: str | None
 
     def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope or "")
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope or "")
+        return None if rate is None else str(rate)
 
 
 class AnonThrottle(_CurrentRates, AnonRateThrottle):
@@ -95,7 +96,8 @@ def throttle_message(wait: float | None) -> str:
 def check_web_throttle(request: HttpRequest, scope: str) -> str | None:
     """Count one request of ``scope``; the message to show when it is over the limit."""
     throttle = THROTTLES[scope]()
-    if throttle.allow_request(request, None):
+    # DRF's throttles read only the user, the address and the method: a Django request will do.
+    if throttle.allow_request(request, None):  # type: ignore[arg-type]
         return None
     return throttle_message(throttle.wait())
 
@@ -109,7 +111,7 @@ def web_throttle(
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             throttle = THROTTLES[scope]()
-            if not throttle.allow_request(request, None):
+            if not throttle.allow_request(request, None):  # type: ignore[arg-type]
                 wait = throttle.wait()
                 response = error_response(request, throttle_message(wait), 429)
                 if wait is not None:

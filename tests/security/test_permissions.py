@@ -67,6 +67,14 @@ MATRIX = [
     Row("signup", "get", "/accounts/signup/", ALL),
     Row("logout", "post", "/accounts/logout/", dict.fromkeys(ROLES, 302)),
     Row("admin", "get", "/admin/", only({S: 200}, 302, 302)),
+    # ---- people at the table (platform/play): only the seat's holder; no such seat here
+    Row("mine", "get", "/play/", only({}, 200, LOGIN)),
+    Row("new", "get", "/play/new/", only({}, 200, LOGIN)),
+    Row("seat", "get", "/play/999999/0/", only({}, 404, LOGIN)),
+    Row("claim", "post", "/play/999999/0/claim", only({}, 404, 401), body={}),
+    Row("state", "get", "/play/999999/0/state.json", only({}, 404, 401)),
+    Row("act", "post", "/play/999999/0/act", only({}, 404, 401), body={"turn": 0, "index": 0}),
+    Row("resign", "post", "/play/999999/0/resign", only({}, 404, 401), body={}),
     # ---- API (token authentication; 401 when none is given and one is needed)
     Row("api-schema", "get", "/api/schema/", ALL, api=True),
     Row("api-docs", "get", "/api/docs/", ALL, api=True),
@@ -165,7 +173,10 @@ def test_permission_matrix(world: World, row: Row, role: str, celery_inline: Non
             response = client.get(path)
     else:
         client = world.web(role)
-        response = getattr(client, row.method)(path)
+        if row.body is not None:
+            response = client.post(path, json.dumps(row.body), content_type="application/json")
+        else:
+            response = getattr(client, row.method)(path)
     want = row.expect[role]
     if want == LOGIN:
         assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
