@@ -230,6 +230,8 @@ AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "meeple.throttles.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_VERBOSE = False
+# Failures are what lockouts need; a row per successful log-in is not.
+AXES_DISABLE_ACCESS_LOG = True
 
 # --- Celery ----------------------------------------------------------------------------------
 # One code path everywhere: matches always travel through a broker to a worker process, never

@@ -9,6 +9,7 @@ through the API draw on one counter.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -124,7 +125,12 @@ def web_throttle(
     return decorate
 
 
-def client_ip(request: Any) -> str:
+def client_ip(request: Any) -> str | None:
     """The client's address as the throttles see it (``NUM_PROXIES`` trusted proxies), for
-    django-axes too, so that both count the same client."""
-    return str(BaseThrottle().get_ident(request))
+    django-axes too, so that both count the same client; None when it is not an address (a
+    request made in-process, say), which PostgreSQL's inet column would refuse."""
+    ident = str(BaseThrottle().get_ident(request) or "").strip()
+    try:
+        return str(ipaddress.ip_address(ident))
+    except ValueError:
+        return None
