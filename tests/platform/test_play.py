@@ -311,11 +311,14 @@ def test_the_game_and_bot_pages_offer_a_game(games: Any, user: Any) -> None:
 def test_the_fallback_cache_is_shared_between_processes(settings: Any, tmp_path: Any) -> None:
     """With a per-process default cache, the channel uses a file cache that another process
     (a worker) sees."""
-    assert "LocMemCache" in settings.CACHES["default"]["BACKEND"]
+    # The site's own default is shared (Redis, or the database cache: meeple/settings.py); this
+    # is the fallback for an installation configured with a per-process one.
+    locmem = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.CACHES = locmem
     store = ch.play_cache()
     assert type(store).__name__ == "FileBasedCache"
     code = (
-        "import django, os; django.setup();"
+        f"import django, os; import meeple.settings as s; s.CACHES = {locmem!r}; django.setup();"
         "from play.channel import play_cache;"
         "play_cache().set('play:1:0:ans:7', 3, 60)"
     )

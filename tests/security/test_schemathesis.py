@@ -4,10 +4,14 @@ content types, bodies). Bounded in examples per operation for CI's two cores."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as hypothesis_settings
 from rest_framework.authtoken.models import Token
@@ -37,7 +41,18 @@ def _schema(settings: Any) -> Any:
     return schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
 
 
-def test_api_conforms_to_its_schema(world: World, settings: Any) -> None:
+@pytest.fixture
+def keep_connection() -> Iterator[None]:
+    """The raw WSGI handler closes the database connection after each request (as a server
+    should); inside a test's transaction that would drop it, so keep it as the test client does."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+def test_api_conforms_to_its_schema(world: World, settings: Any, keep_connection: None) -> None:
     schema = _schema(settings)
     token, _ = Token.objects.get_or_create(user=world.users["owner"])
     owner = {"Authorization": f"Token {token.key}"}
