@@ -10,6 +10,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from meeple.fields import LookupFilter, SafeSlugRelatedField
+from meeple.throttles import UploadThrottle
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -19,8 +21,6 @@ from rest_framework.views import APIView
 
 from bots.models import DESCRIPTION_MAX, Bot, BotVersion
 from bots.services import DuplicateUpload, create_bot, upload_version
-from meeple.fields import LookupFilter, SafeSlugRelatedField
-from meeple.throttles import UploadThrottle
 
 
 def as_drf_error(exc: DjangoValidationError) -> ValidationError:
@@ -50,7 +50,7 @@ class OwnBotVersionSerializer(BotVersionSerializer):
 
 
 class BotSerializer(serializers.ModelSerializer):
-    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)  # type: ignore[var-annotated]
     owner = serializers.CharField(source="owner.username", read_only=True)
     latest_version = serializers.SerializerMethodField()
 

@@ -20,6 +20,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from ladder import selectors as ladder_selectors
 from matches.selectors import filter_matches
+from meeple.throttles import web_throttle
 from ratings.models import Rating
 
 from bots.charts import rating_chart_svg
@@ -27,7 +28,6 @@ from bots.forms import BotCreateForm, VersionUploadForm
 from bots.models import Bot, BotVersion
 from bots.selectors import bots_search
 from bots.services import create_bot, pin_version, upload_version
-from meeple.throttles import web_throttle
 
 UPLOADED_NOTE = (
     "{name} v{number} is uploaded. It now plays a qualification match against the built-in "

@@ -207,7 +207,7 @@ def league_new(request: HttpRequest) -> HttpResponse:
     form = LeagueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            lg = create_league(organiser=request.user, **form.create_kwargs())
+            lg = create_league(organiser=cast(User, request.user), **form.create_kwargs())
         except ValidationError as exc:
             form.add_error(None, exc)
         else:

@@ -51,7 +51,7 @@ class MatchSeatSerializer(serializers.ModelSerializer):
 
 
 class MatchSerializer(serializers.ModelSerializer):
-    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)  # type: ignore[var-annotated]
     seats = MatchSeatSerializer(many=True, read_only=True)
 
     class Meta:

@@ -63,7 +63,7 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404(f"No match {pk}") from None
     seats = list(match.seats.all())
     for seat in seats:
-        seat.show_stderr = may_read_stderr(request.user, match, seat)
+        seat.show_stderr = may_read_stderr(request.user, match, seat)  # type: ignore[attr-defined]
     first = None
     try:
         first = replay_steps.step(match.replay, 0)
