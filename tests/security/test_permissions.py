@@ -75,6 +75,14 @@ MATRIX = [
     Row("state", "get", "/play/999999/0/state.json", only({}, 404, 401)),
     Row("act", "post", "/play/999999/0/act", only({}, 404, 401), body={"turn": 0, "index": 0}),
     Row("resign", "post", "/play/999999/0/resign", only({}, 404, 401), body={}),
+    Row("rules", "get", "/games/trnd/rules/", ALL),
+    Row("starter_bot", "get", "/games/trnd/starter-bot.zip", ALL),
+    # Pinning someone else's bot is refused with a message on its page (a redirect).
+    Row("pin", "post", "/bots/{bot}/pin/", only({}, 302, LOGIN)),
+    Row("challenge", "get", "/bots/{bot}/challenge/", only({}, 405, LOGIN)),  # POST only
+    Row("replay_download", "get", "/matches/{match}/replay.json", dict.fromkeys(ROLES, 404)),
+    Row("protocol", "get", "/docs/protocol/", ALL),
+    Row("api_guide", "get", "/docs/api/", ALL),
     # ---- API (token authentication; 401 when none is given and one is needed)
     Row("api-schema", "get", "/api/schema/", ALL, api=True),
     Row("api-docs", "get", "/api/docs/", ALL, api=True),
@@ -125,6 +133,20 @@ MATRIX = [
         },
     ),
     Row("api-tournament", "get", "/api/tournaments/{tournament}/", ALL, api=True),
+    Row("api-ladder", "get", "/api/games/trnd/ladder/", ALL, api=True),
+    # Not on the ladder (no qualification played here): 404 for everyone.
+    Row("api-bot-ladder", "get", "/api/bots/{bot}/ladder/", dict.fromkeys(ROLES, 404), api=True),
+    Row(
+        "api-bot-pin",
+        "post",
+        "/api/bots/{bot}/pin/",
+        only({OWN: 200}, 403, 401),
+        api=True,
+        body={"version": None},
+    ),
+    Row("api-bot-rating-history", "get", "/api/bots/{bot}/rating-history/", ALL, api=True),
+    Row("api-bot-head-to-head", "get", "/api/bots/{bot}/head-to-head/", ALL, api=True),
+    Row("api-challenges", "get", "/api/challenges/", only({}, 200, 401), api=True),
     Row(
         "api-tournament-start",
         "post",
