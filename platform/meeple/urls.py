@@ -14,7 +14,8 @@ api_docs = csp_update({"style-src": [UNSAFE_INLINE]})(
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    # The schema is the same for everyone and cheap to serve again: not throttled.
+    path("api/schema/", SpectacularAPIView.as_view(throttle_classes=[]), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file (no inline script, so the
     # Content-Security-Policy holds), and its assets come from drf-spectacular-sidecar.
     path("api/docs/", api_docs, name="api-docs"),

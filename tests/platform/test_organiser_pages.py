@@ -169,7 +169,7 @@ def test_invalid_input_shows_errors_and_creates_nothing(
 ) -> None:
     r = as_user(client, organiser).post(NEW_TRND, form_data(three_versions, **change))
     html = r.content.decode()
-    assert r.status_code == 200 and 'class="errorlist' in html
+    assert r.status_code == 400 and 'class="errorlist' in html  # the form again, with errors
     assert message in html.replace("&#x27;", "'")
     assert "Traceback" not in html
     assert Tournament.objects.count() == 0

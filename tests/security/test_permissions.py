@@ -186,7 +186,8 @@ def test_permission_matrix(world: World, row: Row, role: str, celery_inline: Non
         if row.body == "upload":
             from django.core.files.uploadedfile import SimpleUploadedFile
 
-            response = client.post(path, {"code": SimpleUploadedFile("main.py", GOOD_MAIN)})
+            code = GOOD_MAIN + b"# a new version\n"  # not v1's bytes (an identical one is a 409)
+            response = client.post(path, {"code": SimpleUploadedFile("main.py", code)})
         elif row.method == "post":
             response = client.post(
                 path, data=json.dumps(_fill(row.body or {}, ids)), content_type="application/json"

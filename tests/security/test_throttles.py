@@ -152,21 +152,25 @@ def test_upload_counts_are_one_counter_for_api_page_and_processes(
         n=1,
     ) == [True]
     api = world.api("owner").post(
-        f"/api/bots/{world.bot.pk}/versions/", {"code": SimpleUploadedFile("main.py", GOOD_MAIN)}
+        f"/api/bots/{world.bot.pk}/versions/",
+        {"code": SimpleUploadedFile("main.py", GOOD_MAIN + b"# 1\n")},
     )
     assert api.status_code == 201
     web = world.web("owner").post(
-        f"/bots/{world.bot.pk}/upload/", {"code": SimpleUploadedFile("main.py", GOOD_MAIN)}
+        f"/bots/{world.bot.pk}/upload/",
+        {"code": SimpleUploadedFile("main.py", GOOD_MAIN + b"# 2\n")},
     )
     assert web.status_code == 302
     # ... and the fourth is refused on both doors, with nothing stored.
     versions = world.bot.versions.count()
     api = world.api("owner").post(
-        f"/api/bots/{world.bot.pk}/versions/", {"code": SimpleUploadedFile("main.py", GOOD_MAIN)}
+        f"/api/bots/{world.bot.pk}/versions/",
+        {"code": SimpleUploadedFile("main.py", GOOD_MAIN + b"# 3\n")},
     )
     assert api.status_code == 429 and "throttled" in api.json()["detail"]
     web = world.web("owner").post(
-        f"/bots/{world.bot.pk}/upload/", {"code": SimpleUploadedFile("main.py", GOOD_MAIN)}
+        f"/bots/{world.bot.pk}/upload/",
+        {"code": SimpleUploadedFile("main.py", GOOD_MAIN + b"# 4\n")},
     )
     assert web.status_code == 429 and "Too many requests" in web.content.decode()
     assert web["Retry-After"].isdigit()
