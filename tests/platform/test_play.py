@@ -37,8 +37,15 @@ def _shared_play_cache(settings: Any, tmp_path: Any) -> Iterator[None]:
 
 @pytest.fixture
 def worker(monkeypatch: pytest.MonkeyPatch) -> list[threading.Thread]:
-    """Dispatch in a thread (as a worker would), not inline inside the web request."""
+    """Dispatch in a thread (as a worker would), not inline inside the web request. The thread
+    and the test's requests write at once: that needs a real database server (the test
+    database of SQLite is one in-memory file whose tables lock whole)."""
     from matches import services as match_services
+
+    from tests.conftest import missing_service
+
+    if connection.vendor != "postgresql":
+        missing_service("this test needs DATABASE_URL to name a PostgreSQL server")
 
     threads: list[threading.Thread] = []
 
