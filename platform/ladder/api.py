@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from matches.models import MatchKind
+from meeple.fields import StrictIntegerField
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -146,8 +147,10 @@ class HeadToHeadApi(APIView):
 
 
 class PinSerializer(serializers.Serializer):
-    version = serializers.IntegerField(
-        allow_null=True, help_text="version number to play with; null: the latest active one"
+    version = StrictIntegerField(
+        min_value=1,
+        allow_null=True,
+        help_text="version number to play with; null: the latest active one",
     )
 
 
@@ -177,9 +180,9 @@ class PinApi(APIView):
 
 
 class ChallengeCreateSerializer(serializers.Serializer):
-    bot = serializers.IntegerField(help_text="your own bot")
+    bot = StrictIntegerField(min_value=1, help_text="your own bot")
     opponents = serializers.ListField(
-        child=serializers.IntegerField(), min_length=1, max_length=10, help_text="bot ids"
+        child=StrictIntegerField(min_value=1), min_length=1, max_length=10, help_text="bot ids"
     )
 
 
