@@ -93,7 +93,10 @@ def copy_rows(m: type[models.Model], rows: list[dict[str, Any]]) -> None:
     with connection.cursor() as cur, cur.cursor.copy(f"COPY {table} ({cols}) FROM STDIN") as cp:
         for row in rows:
             cp.write_row(
-                [_cell(f, row[f.attname] if f.attname in row else defaults[f.attname]) for f in fields]
+                [
+                    _cell(f, row[f.attname] if f.attname in row else defaults[f.attname])
+                    for f in fields
+                ]
             )
 
 
@@ -151,13 +154,18 @@ def fill(scale: float, seed: int) -> dict[str, Any]:
     for g in games:
         ensure_builtin_bots(g)
     pool = play_demo_replays(rng)
-    console.print(f"demo replays: {sum(map(len, pool.values()))} in {time.perf_counter() - t0:.1f} s")
+    console.print(
+        f"demo replays: {sum(map(len, pool.values()))} in {time.perf_counter() - t0:.1f} s"
+    )
 
     User = get_user_model()
     Bot, Version = apps.get_model("bots.Bot"), apps.get_model("bots.BotVersion")
     Match, Seat = apps.get_model("matches.Match"), apps.get_model("matches.MatchSeat")
     Doc = model("matches.ReplayDocument")
-    Tournament, League = apps.get_model("competitions.Tournament"), apps.get_model("competitions.League")
+    Tournament, League = (
+        apps.get_model("competitions.Tournament"),
+        apps.get_model("competitions.League"),
+    )
     Rating = rating_model()
 
     n_users, n_bots = max(10, int(USERS * scale)), max(40, int(BOTS * scale))
@@ -167,9 +175,19 @@ def fill(scale: float, seed: int) -> dict[str, Any]:
     uid = next_id(User)
     now = datetime.now(UTC)
     users = [
-        {"id": uid + i, "password": "!", "username": f"scale{uid + i}", "email": "",
-         "first_name": "", "last_name": "", "is_superuser": False, "is_staff": False,
-         "is_active": True, "date_joined": EPOCH, "last_login": None}
+        {
+            "id": uid + i,
+            "password": "!",
+            "username": f"scale{uid + i}",
+            "email": "",
+            "first_name": "",
+            "last_name": "",
+            "is_superuser": False,
+            "is_staff": False,
+            "is_active": True,
+            "date_joined": EPOCH,
+            "last_login": None,
+        }
         for i in range(n_users)
     ]
     copy_rows(User, users)
@@ -180,32 +198,60 @@ def fill(scale: float, seed: int) -> dict[str, Any]:
     for i in range(n_bots):
         g = games[i % len(games)]
         b = bid + i
-        bots.append({"id": b, "owner_id": uid + rng.randrange(n_users), "game_id": g.pk,
-                     "name": f"bot{b}", "description": "", "is_builtin": False,
-                     "created_at": EPOCH + timedelta(minutes=i)})
+        bots.append(
+            {
+                "id": b,
+                "owner_id": uid + rng.randrange(n_users),
+                "game_id": g.pk,
+                "name": f"bot{b}",
+                "description": "",
+                "is_builtin": False,
+                "created_at": EPOCH + timedelta(minutes=i),
+            }
+        )
         for number in range(1, 1 + rng.choice((1, 1, 2, 2, 3))):
-            versions.append({"id": vid, "bot_id": b, "number": number, "code": "",
-                             "builtin_name": rng.choice(g.builtin_bots), "sha256": "",
-                             "size_bytes": 0, "created_at": EPOCH + timedelta(minutes=i)})
+            versions.append(
+                {
+                    "id": vid,
+                    "bot_id": b,
+                    "number": number,
+                    "code": "",
+                    "builtin_name": rng.choice(g.builtin_bots),
+                    "sha256": "",
+                    "size_bytes": 0,
+                    "created_at": EPOCH + timedelta(minutes=i),
+                }
+            )
             latest[b] = vid
             vid += 1
         by_game[g.pk].append(b)
     copy_rows(Bot, bots)
     copy_rows(Version, versions)
-    console.print(f"{n_users} users, {n_bots} bots, {len(versions)} versions: {time.perf_counter() - t:.1f} s")
+    console.print(
+        f"{n_users} users, {n_bots} bots, {len(versions)} versions: {time.perf_counter() - t:.1f} s"
+    )
 
     # --- a tournament (fixed versions) and a league (latest versions, round by round)
     two = [g for g in games if g.min_players <= 2 <= g.max_players]
     t_game, l_game = two[0], two[-1]
-    t_entrants = [latest[b] for b in by_game[t_game.pk][: max(8, int(TOURNAMENT_ENTRANTS * min(1, scale * 4)))]]
+    t_entrants = [
+        latest[b]
+        for b in by_game[t_game.pk][: max(8, int(TOURNAMENT_ENTRANTS * min(1, scale * 4)))]
+    ]
     tour = Tournament.objects.create(
-        game=t_game, name="Scale cup", organiser=User.objects.get(pk=uid), status="finished",
-        players_per_match=2, max_matches=max(50, int(TOURNAMENT_MATCHES * scale)),
-        started_at=EPOCH, finished_at=now,
+        game=t_game,
+        name="Scale cup",
+        organiser=User.objects.get(pk=uid),
+        status="finished",
+        players_per_match=2,
+        max_matches=max(50, int(TOURNAMENT_MATCHES * scale)),
+        started_at=EPOCH,
+        finished_at=now,
     )
     tour.entrants.set(t_entrants)
-    league = League.objects.create(game=l_game, name="Scale league", players_per_match=2,
-                                   every_hours=24, last_run_at=now)
+    league = League.objects.create(
+        game=l_game, name="Scale league", players_per_match=2, every_hours=24, last_run_at=now
+    )
     # --- matches, seats, replays
     t = time.perf_counter()
     mid, sid = next_id(Match), next_id(Seat)
@@ -223,7 +269,8 @@ def fill(scale: float, seed: int) -> dict[str, Any]:
         extra: dict[str, Any] = {}
         if i % 5 == 2 and n_tour > 0:  # spread the tournament over the history
             g, seats_v = t_game, rng.sample(t_entrants, 2)
-            extra = {"tournament_id": tour.pk, "round": TOURNAMENT_MATCHES - n_tour + 1}
+            extra = {"tournament_id": tour.pk, "round": TOURNAMENT_MATCHES - n_tour + 1,
+                     "kind": "tournament"}
             n_tour -= 1
         elif i % 5 == 4 and n_league > 0:
             if len(league_left) < 2:
@@ -232,7 +279,7 @@ def fill(scale: float, seed: int) -> dict[str, Any]:
                 league_round += 1
             g = l_game
             seats_v = [latest[league_left.pop()], latest[league_left.pop()]]
-            extra = {"league_id": league.pk, "round": league_round}
+            extra = {"league_id": league.pk, "round": league_round, "kind": "league"}
             n_league -= 1
         else:
             g = games[rng.randrange(len(games))]
@@ -244,14 +291,27 @@ def fill(scale: float, seed: int) -> dict[str, Any]:
         ranks = [1 + sum(o > s for o in scores) for s in scores]
         # Mostly the built-ins' short games; one in 20 a long game of random bots.
         replay = pool[(g.slug, n)][1 if rng.random() < 0.05 else 0]
-        match_rows.append({
-            "id": m, "game_id": g.pk, "seed": replay["seed"], "options": replay.get("options") or {},
-            "time_control": {"start_ms": 5000, "move_ms": 1000, "bank_ms": 10000},
-            "status": "finished", "error": "", "task_id": "",
-            "result": {"scores": scores, "ranks": ranks, "reason": "game over"},
-            "created_at": created, "started_at": created, "finished_at": created + timedelta(seconds=3),
-            "duration_ms": 3000, "tournament_id": None, "league_id": None, "round": 0, **extra,
-        })
+        match_rows.append(
+            {
+                "id": m,
+                "game_id": g.pk,
+                "seed": replay["seed"],
+                "options": replay.get("options") or {},
+                "time_control": {"start_ms": 5000, "move_ms": 1000, "bank_ms": 10000},
+                "status": "finished",
+                "error": "",
+                "task_id": "",
+                "result": {"scores": scores, "ranks": ranks, "reason": "game over"},
+                "created_at": created,
+                "started_at": created,
+                "finished_at": created + timedelta(seconds=3),
+                "duration_ms": 3000,
+                "tournament_id": None,
+                "league_id": None,
+                "round": 0,
+                **extra,
+            }
+        )
         if Doc is None:
             key = id(replay)
             if key not in texts:
@@ -264,10 +324,22 @@ def fill(scale: float, seed: int) -> dict[str, Any]:
                 packed[key] = (gzip.compress(raw, 6), len(raw))
             doc_rows.append((m, *packed[key]))
         for k, v in enumerate(seats_v):
-            seat_rows.append({"id": sid, "match_id": m, "seat": k, "bot_version_id": v,
-                              "score": scores[k], "rank": ranks[k], "status": "ok", "faults": [],
-                              "time_ms": rng.randint(5, 900), "stderr": "",
-                              "elo_before": 1500.0, "elo_after": 1500.0 + (n / 2 - ranks[k]) * 8})
+            seat_rows.append(
+                {
+                    "id": sid,
+                    "match_id": m,
+                    "seat": k,
+                    "bot_version_id": v,
+                    "score": scores[k],
+                    "rank": ranks[k],
+                    "status": "ok",
+                    "faults": [],
+                    "time_ms": rng.randint(5, 900),
+                    "stderr": "",
+                    "elo_before": 1500.0,
+                    "elo_after": 1500.0 + (n / 2 - ranks[k]) * 8,
+                }
+            )
             sid += 1
         for v in seats_v:
             played[v] += 1
@@ -277,7 +349,9 @@ def fill(scale: float, seed: int) -> dict[str, Any]:
         from matches.replays import document_row
 
         copy_rows(Doc, [document_row(m, gz, size) for m, gz, size in doc_rows])
-    console.print(f"{len(match_rows)} matches, {len(seat_rows)} seats: {time.perf_counter() - t:.1f} s")
+    console.print(
+        f"{len(match_rows)} matches, {len(seat_rows)} seats: {time.perf_counter() - t:.1f} s"
+    )
 
     # --- ratings: one per bot that played
     version_bot = {v["id"]: v["bot_id"] for v in versions}
@@ -289,14 +363,30 @@ def fill(scale: float, seed: int) -> dict[str, Any]:
     rating_rows = []
     for i, (b, k) in enumerate(sorted(per_bot.items())):
         mu, sigma = rng.gauss(25, 4), max(0.8, 8.33 / (1 + k / 20))
-        rating_rows.append({"id": rid + i, "bot_id": b, "game_id": bot_game[b],
-                            "elo": rng.gauss(1500, 150), "mu": mu, "sigma": sigma,
-                            "ordinal": mu - 3 * sigma, "matches_played": k,
-                            "provisional": k < 10, "updated_at": now})
+        rating_rows.append(
+            {
+                "id": rid + i,
+                "bot_id": b,
+                "game_id": bot_game[b],
+                "elo": rng.gauss(1500, 150),
+                "mu": mu,
+                "sigma": sigma,
+                "ordinal": mu - 3 * sigma,
+                "matches_played": k,
+                "provisional": k < 10,
+                "updated_at": now,
+            }
+        )
     copy_rows(Rating, rating_rows)
     League.objects.filter(pk=league.pk).update(rounds_played=league_round)
-    reset_sequences("auth.User", "bots.Bot", "bots.BotVersion", "matches.Match",
-                    "matches.MatchSeat", Rating._meta.label)
+    reset_sequences(
+        "auth.User",
+        "bots.Bot",
+        "bots.BotVersion",
+        "matches.Match",
+        "matches.MatchSeat",
+        Rating._meta.label,
+    )
     with connection.cursor() as cur:
         cur.execute("ANALYZE")
     rebuild_derived()
@@ -310,7 +400,9 @@ def fill(scale: float, seed: int) -> dict[str, Any]:
         "league_game": l_game.slug,
         "game": l_game.slug,
         "bot": by_game[l_game.pk][len(by_game[l_game.pk]) // 2],
-        "owner": User.objects.get(pk=Bot.objects.get(pk=by_game[l_game.pk][len(by_game[l_game.pk]) // 2]).owner_id).username,
+        "owner": User.objects.get(
+            pk=Bot.objects.get(pk=by_game[l_game.pk][len(by_game[l_game.pk]) // 2]).owner_id
+        ).username,
         "longest_match": _longest_match(longest),
         "typical_match": mid + n_matches // 2,
         "deep_match": mid + n_matches // 20,
@@ -334,11 +426,11 @@ def rebuild_derived() -> None:
     """Counters and stored standings, by the functions the site keeps them with (when this
     version of the code has them)."""
     try:
-        from catalog.services import recount_games
+        from matches.services import recount_game_counters
     except ImportError:
         pass
     else:
-        recount_games()
+        recount_game_counters()
     try:
         from competitions.standings import rebuild_all_standings
     except ImportError:

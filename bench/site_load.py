@@ -22,7 +22,6 @@ import http.client
 import json
 import os
 import signal
-import statistics
 import subprocess
 import sys
 import threading
@@ -50,7 +49,7 @@ class Result:
         xs = sorted(self.runs.get(clients) or [])
         if not xs:
             return None
-        return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+        return xs[min(len(xs) - 1, round(q * (len(xs) - 1)))]
 
     def rps(self, clients: int) -> float | None:
         n, s = len(self.runs.get(clients) or []), self.seconds.get(clients)
@@ -181,7 +180,9 @@ def start_gunicorn(code_dir: Path, port: int, workers: int) -> subprocess.Popen[
     }
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=code_dir, env=env, check=True,
+        cwd=code_dir,
+        env=env,
+        check=True,
     )
     gunicorn = Path(sys.executable).with_name("gunicorn")
     cmd = [str(gunicorn), "--bind", f"127.0.0.1:{port}", "--workers", str(workers)]

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bots.models import DESCRIPTION_MAX, Bot, BotVersion
+from bots.selectors import with_latest_number
 from bots.services import DuplicateUpload, create_bot, upload_version
 
 
@@ -68,6 +69,9 @@ class BotSerializer(serializers.ModelSerializer):
         ]
 
     def get_latest_version(self, bot: Bot) -> int | None:
+        # Lists annotate the number (``with_latest_number``): one query for any page size.
+        if hasattr(bot, "latest_number"):
+            return bot.latest_number
         v = bot.latest_version()
         return v.number if v else None
 
@@ -110,7 +114,8 @@ class BotListApi(generics.ListCreateAPIView):
 
     serializer_class = BotSerializer
     filterset_class = BotFilter
-    queryset = Bot.objects.select_related("owner", "game").order_by("pk")
+    # The newest version number in the same query (no query per row).
+    queryset = with_latest_number(Bot.objects.select_related("owner", "game").order_by("pk"))
 
     @extend_schema(request=BotCreateSerializer, responses={201: BotSerializer})
     def post(self, request: Request, *args, **kwargs) -> Response:  # type: ignore[no-untyped-def]

@@ -7,6 +7,7 @@ class BotsConfig(AppConfig):
 
     def ready(self) -> None:
         from arena.codestore import register_fetcher
+        from bots import receivers  # noqa: F401  the games' bot counters
         from bots.code_store import fetch_version_code
 
         # Workers fetch uploaded code by version id through the storage API (no shared disk).

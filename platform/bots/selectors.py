@@ -14,14 +14,25 @@ def bots_for_game(game: Game) -> QuerySet[Bot]:
     return Bot.objects.filter(game=game).select_related("owner", "game")
 
 
+def with_latest_number(bots: QuerySet[Bot]) -> QuerySet[Bot]:
+    """``bots`` annotated with ``latest_number``, the number of each one's newest version
+    (None without one), in the same query."""
+    newest = BotVersion.objects.filter(bot=OuterRef("pk")).order_by("-number").values("number")
+    return bots.annotate(latest_number=Subquery(newest[:1]))
+
+
+def latest_version_map(bots: QuerySet[Bot]) -> dict[int, BotVersion]:
+    """Bot id -> its newest version, for every bot of ``bots`` that has one: one query."""
+    newest = BotVersion.objects.filter(bot=OuterRef("bot_id")).order_by("-number").values("pk")
+    rows = BotVersion.objects.filter(bot__in=bots, pk=Subquery(newest[:1])).select_related("bot")
+    return {v.bot_id: v for v in rows}
+
+
 def latest_versions(bots: QuerySet[Bot] | list[Bot]) -> list[BotVersion]:
     """The newest version of each bot that has one, in the bots' order."""
-    out = []
-    for bot in bots:
-        v = bot.latest_version()
-        if v is not None:
-            out.append(v)
-    return out
+    bots = list(bots)
+    found = latest_version_map(Bot.objects.filter(pk__in=[b.pk for b in bots]))
+    return [found[b.pk] for b in bots if b.pk in found]
 
 
 def versions_of(bot: Bot) -> QuerySet[BotVersion]:

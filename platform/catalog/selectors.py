@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -20,6 +20,25 @@ from games.base import GameError
 
 def active_games() -> QuerySet[Game]:
     return Game.objects.filter(is_active=True)
+
+
+def games_with_counts() -> QuerySet[Game]:
+    """Active games; ``bot_count`` and ``match_count`` (finished matches) are counters kept
+    as data, so the list costs the same whatever the history holds."""
+    return active_games()
+
+
+def leaderboard_position(ratings: QuerySet[Any], bot_id: int) -> int | None:
+    """1-based place of ``bot_id`` in ``ratings`` (a leaderboard, sorted by ordinal, Elo, then
+    bot name), or None when it is not there: one row and one indexed count."""
+    row = ratings.filter(bot_id=bot_id).values("ordinal", "elo", "bot__name").first()
+    if row is None:
+        return None
+    o, e, name = row["ordinal"], row["elo"], row["bot__name"]
+    ahead = ratings.filter(
+        Q(ordinal__gt=o) | Q(ordinal=o, elo__gt=e) | Q(ordinal=o, elo=e, bot__name__lt=name)
+    )
+    return ahead.count() + 1
 
 
 def game_by_slug(slug: str) -> Game:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from django.db import transaction
+from django.db.models import F
 
 from catalog.models import Game
 from games import registry
@@ -44,3 +45,20 @@ def sync_games() -> list[Game]:
         seen.add(slug)
     Game.objects.exclude(slug__in=seen).update(is_active=False)
     return synced
+
+
+def count_finished_match(game_id: int) -> None:
+    """One more finished match of the game (inside the transaction that records it)."""
+    Game.objects.filter(pk=game_id).update(match_count=F("match_count") + 1)
+
+
+def count_bots(game_id: int, delta: int) -> None:
+    """``delta`` more (or fewer) bots of the game (inside the transaction that makes them)."""
+    Game.objects.filter(pk=game_id).update(bot_count=F("bot_count") + delta)
+
+
+def set_counters(counts: dict[int, tuple[int, int]]) -> None:
+    """Every game's (bot_count, match_count) from a recount; games not named get zeros."""
+    for game in Game.objects.all():
+        bots, matches = counts.get(game.pk, (0, 0))
+        Game.objects.filter(pk=game.pk).update(bot_count=bots, match_count=matches)

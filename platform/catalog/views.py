@@ -2,34 +2,59 @@
 
 from __future__ import annotations
 
-from django.db.models import Count
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from matches.selectors import filter_matches
 from ratings.selectors import leaderboard
 
 from arena.newbot import starter_zip
-from catalog.selectors import active_games, game_by_slug, rules_page
+from catalog.selectors import (
+    game_by_slug,
+    games_with_counts,
+    leaderboard_position,
+    rules_page,
+)
+
+#: Leaderboard rows per page.
+LEADERBOARD_PAGE = 50
+
+
+def _int(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() else None
 
 
 def game_list(request: HttpRequest) -> HttpResponse:
-    games = active_games().annotate(
-        bot_count=Count("bots", distinct=True), match_count=Count("matches", distinct=True)
-    )
-    return render(request, "catalog/list.html", {"games": games})
+    return render(request, "catalog/list.html", {"games": games_with_counts()})
 
 
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """A game and one page of its leaderboard; ``?bot=id`` opens the page holding that bot
+    (find my bot), ``?page=n`` another page. Bots in placement and suspended bots are listed
+    apart (the ladder's), and left out of the ranked pages in the query itself."""
     from ladder.selectors import split_leaderboard
 
     game = game_by_slug(slug)
-    board = split_leaderboard(game, leaderboard(game))
+    board = split_leaderboard(game, [])  # only the held bots: the ranking is paged below
+    held = [e.bot_id for e in (*board.in_placement, *board.suspended)]
+    ratings = leaderboard(game).exclude(bot_id__in=held)
+    found = _int(request.GET.get("bot"))
+    place = leaderboard_position(ratings, found) if found else None
+    page_no = (place - 1) // LEADERBOARD_PAGE + 1 if place else request.GET.get("page")
+    page = Paginator(ratings, LEADERBOARD_PAGE).get_page(page_no)
+    mine = []
+    if request.user.is_authenticated:
+        mine = list(request.user.bots.filter(game=game).order_by("name")[:20])
     return render(
         request,
         "catalog/detail.html",
         {
             "game": game,
-            "ratings": board.ranked,
+            "ratings": page.object_list,
+            "page": page,
+            "found": found if place else None,
+            "not_found": found if found and not place else None,
+            "my_bots": mine,
             "in_placement": board.in_placement,
             "suspended": board.suspended,
             "matches": filter_matches(game=game.slug)[:10],

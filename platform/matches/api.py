@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import gzip
+import re
+
 import django_filters
+from django.http import HttpResponse, HttpResponseBase, HttpResponseNotModified
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from meeple.fields import IdFilter, LookupFilter
 from rest_framework import generics, serializers
+from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from matches import replays
 from matches.models import Match, MatchSeat, MatchStatus
 from matches.selectors import filter_matches
+
+_GZIP = re.compile(r"\bgzip\b")
+#: A stored replay never changes: caches may keep it for a year.
+REPLAY_CACHE_CONTROL = "public, max-age=31536000, immutable"
 
 
 class MatchSeatSerializer(serializers.ModelSerializer):
@@ -87,14 +97,25 @@ class MatchFilter(django_filters.FilterSet):
         fields = ["game", "bot", "status"]
 
     def filter_bot(self, queryset, name, value):  # type: ignore[no-untyped-def]
-        return queryset.filter(seats__bot_version__bot_id=value).distinct()
+        # Through the seats as a subquery, not a join: no DISTINCT, keyset pages stay cheap.
+        seats = MatchSeat.objects.filter(bot_version__bot_id=value).values("match_id")
+        return queryset.filter(pk__in=seats)
+
+
+class MatchCursorPagination(CursorPagination):
+    """Keyset pages by id, newest first: the same cost at any depth, no COUNT(*)."""
+
+    ordering = "-id"
+    page_size = 50
 
 
 class MatchListApi(generics.ListAPIView):
-    """Matches, newest first; filter with ``?game=slug``, ``?bot=id``, ``?status=``."""
+    """Matches, newest first; filter with ``?game=slug``, ``?bot=id``, ``?status=``. Pages
+    follow ``next``/``previous`` (opaque cursors)."""
 
     serializer_class = MatchSerializer
     filterset_class = MatchFilter
+    pagination_class = MatchCursorPagination
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
         return filter_matches()
@@ -108,11 +129,26 @@ class MatchDetailApi(generics.RetrieveAPIView):
 
 
 class MatchReplayApi(APIView):
-    """The versioned replay document of a match (``format: meeple-arena-replay``)."""
+    """The versioned replay document of a match (``format: meeple-arena-replay``), served as
+    stored: gzip-compressed (``Content-Encoding: gzip``) to clients that accept it, with an
+    ETag and long cache lifetimes, since a stored replay never changes."""
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
-    def get(self, request: Request, pk: int) -> Response:
-        match = generics.get_object_or_404(Match.objects.only("replay"), pk=pk)
-        if match.replay is None:
+    def get(self, request: Request, pk: int) -> HttpResponseBase:
+        stored = replays.stored_replay(pk)
+        if stored is None:
+            generics.get_object_or_404(Match.objects.only("pk"), pk=pk)
             return Response({"detail": "This match has no replay."}, status=404)
-        return Response(match.replay)
+        data, sha = stored
+        etag = f'"{sha}"'
+        if etag in request.headers.get("If-None-Match", ""):
+            response: HttpResponse = HttpResponseNotModified()
+        elif _GZIP.search(request.headers.get("Accept-Encoding", "")):
+            response = HttpResponse(data, content_type="application/json")
+            response["Content-Encoding"] = "gzip"
+        else:
+            response = HttpResponse(gzip.decompress(data), content_type="application/json")
+        response["ETag"] = etag
+        response["Cache-Control"] = REPLAY_CACHE_CONTROL
+        response["Vary"] = "Accept-Encoding"
+        return response

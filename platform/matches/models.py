@@ -59,8 +59,6 @@ class Match(models.Model):
     error = models.TextField(blank=True)
     #: The result as the referee returned it: ``{"scores", "ranks", "reason"}``.
     result = models.JSONField(null=True, blank=True)
-    #: The versioned replay document from the referee.
-    replay = models.JSONField(null=True, blank=True)
     tournament = models.ForeignKey(
         "competitions.Tournament",
         null=True,
@@ -87,6 +85,12 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "matches"
+        # Lists page by id (keyset): newest first, within a game or a status.
+        indexes = [
+            models.Index(fields=["game", "-id"], name="match_game_id"),
+            models.Index(fields=["status", "-id"], name="match_status_id"),
+            models.Index(fields=["game", "status", "-id"], name="match_game_status_id"),
+        ]
 
     def __str__(self) -> str:
         return f"Match {self.pk} ({self.game.slug}, {self.status})"
@@ -94,6 +98,33 @@ class Match(models.Model):
     @property
     def is_done(self) -> bool:
         return contract.MatchStatus(self.status).is_done
+
+    @property
+    def replay(self) -> dict[str, Any] | None:
+        """The decoded replay document (its own table, :class:`ReplayDocument`), or None.
+        One query, plus a decode unless this process decoded it recently."""
+        from matches.replays import load_replay
+
+        return load_replay(self.pk) if self.pk else None
+
+
+class ReplayDocument(models.Model):
+    """The replay of a match, as a document apart from the match row: gzip-compressed
+    compact JSON, written once when the match is recorded and never changed. Lists and
+    standings never read this table; the replay API serves ``data`` as it is stored."""
+
+    match = models.OneToOneField(
+        Match, primary_key=True, on_delete=models.CASCADE, related_name="replay_document"
+    )
+    #: gzip of the compact JSON document.
+    data = models.BinaryField()
+    #: Length of the uncompressed JSON.
+    size_bytes = models.PositiveIntegerField(default=0)
+    #: Hex SHA-256 of ``data``: the ETag, and the key of the decoded copies in caches.
+    sha256 = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"replay of match {self.match_id} ({self.size_bytes} bytes)"
 
 
 class MatchSeat(models.Model):

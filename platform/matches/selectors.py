@@ -1,6 +1,9 @@
-"""Reading matches."""
+"""Reading matches. Lists page by id (keyset), so a page costs the same at any depth and
+never counts the whole table; the replay lives in its own table and is never loaded here."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.db.models import Prefetch, QuerySet
 
@@ -16,19 +19,20 @@ def _with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
 
 
 def latest_matches(limit: int = 10) -> QuerySet[Match]:
-    return _with_seats(Match.objects.defer("replay"))[:limit]
+    return _with_seats(Match.objects.order_by("-id"))[:limit]
 
 
 def filter_matches(
     *, game: str | None = None, bot: int | None = None, status: str | None = None
 ) -> QuerySet[Match]:
     """Matches, newest first, narrowed by game slug, bot id and status (each optional).
-    The replay column is deferred: lists never need it."""
-    qs = Match.objects.defer("replay")
+    A bot's matches are found through its seats (a subquery, not a join: no DISTINCT)."""
+    qs = Match.objects.order_by("-id")
     if game:
         qs = qs.filter(game__slug=game)
     if bot:
-        qs = qs.filter(seats__bot_version__bot_id=bot).distinct()
+        seats = MatchSeat.objects.filter(bot_version__bot_id=bot).values("match_id")
+        qs = qs.filter(pk__in=seats)
     if status:
         qs = qs.filter(status=status)
     return _with_seats(qs)
@@ -36,3 +40,40 @@ def filter_matches(
 
 def match_detail(pk: int) -> Match:
     return _with_seats(Match.objects.all()).get(pk=pk)
+
+
+@dataclass(frozen=True)
+class KeysetPage:
+    """One page of a list ordered by id, newest first. ``older``/``newer`` are the ids to
+    pass as ``?before=``/``?after=`` for the next pages (None: no such page)."""
+
+    items: list[Match]
+    older: int | None
+    newer: int | None
+
+    @property
+    def has_other_pages(self) -> bool:
+        return self.older is not None or self.newer is not None
+
+
+def keyset_page(
+    qs: QuerySet[Match], *, before: int | None = None, after: int | None = None, size: int = 25
+) -> KeysetPage:
+    """The ``size`` matches of ``qs`` just older than id ``before`` (or just newer than
+    ``after``; else the newest), with the ids of the neighbouring pages. Two indexed queries
+    (plus the seats' prefetch), whatever the depth."""
+    if after is not None and before is None:
+        rows = list(qs.filter(pk__gt=after).order_by("id")[: size + 1])
+        more_newer = len(rows) > size
+        items = rows[:size][::-1]
+        newer = items[0].pk if more_newer and items else None
+        older = items[-1].pk if items and qs.filter(pk__lt=items[-1].pk).exists() else None
+        return KeysetPage(items, older, newer)
+    base = qs.filter(pk__lt=before) if before is not None else qs
+    rows = list(base.order_by("-id")[: size + 1])
+    items = rows[:size]
+    older = items[-1].pk if len(rows) > size else None
+    newer = None
+    if before is not None and items and qs.filter(pk__gt=items[0].pk).exists():
+        newer = items[0].pk
+    return KeysetPage(items, older, newer)

@@ -26,11 +26,12 @@ from typing import Any
 
 from bots.models import BotVersion
 from catalog.models import Game
+from catalog.services import count_finished_match, set_counters
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, close_old_connections, transaction
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from arena.botspec import HUMAN
@@ -46,6 +47,7 @@ from arena.outcome import MatchOutcome
 from games.base import GameError
 from games.registry import get_game
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
+from matches.replays import store_replay
 from matches.signals import match_failed, match_finished
 
 log = logging.getLogger(__name__)
@@ -306,7 +308,8 @@ def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -
         except ContractError as exc:
             return _fail(match, f"the referee returned a malformed outcome: {exc}")
         replay, logs = _public_replay(parsed.replay, seats)
-        match.replay = replay or match.replay
+        if replay:
+            store_replay(match.pk, replay)
         match.result = parsed.result or None
         _set_finished_at(match)
         if parsed.status != MatchStatus.FINISHED:
@@ -325,6 +328,7 @@ def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -
         match.error = ""
         match.deadline_at = None
         match.save()
+        count_finished_match(match.game_id)
         match_finished.send(sender=Match, match=match, seats=seats)
     return match
 
@@ -436,3 +440,18 @@ def sweep_matches(now: datetime | None = None) -> dict[str, int]:
         elif requeue_match(match, why=""):
             counts["requeued"] += 1
     return counts
+
+
+def recount_game_counters() -> None:
+    """Every game's bot and finished-match counters, recounted from scratch (after bulk
+    loads; the tests check that the kept counters equal this)."""
+    from bots.models import Bot
+
+    bots = dict(Bot.objects.order_by().values_list("game").annotate(n=Count("pk")))
+    finished = dict(
+        Match.objects.filter(status=MatchStatus.FINISHED)
+        .order_by()
+        .values_list("game")
+        .annotate(n=Count("pk"))
+    )
+    set_counters({g: (bots.get(g, 0), finished.get(g, 0)) for g in {*bots, *finished}})

@@ -3,21 +3,24 @@ steps the viewer fetches."""
 
 from __future__ import annotations
 
+import gzip
 import json
 
 from catalog.selectors import active_games
 from django import forms
-from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import render
 from meeple.fields import IdField, LookupField
 from meeple.limits import error_response
 
-from matches import replay_steps
+from matches import replay_steps, replays
 from matches.models import Match, MatchStatus
-from matches.selectors import filter_matches, match_detail
+from matches.selectors import filter_matches, keyset_page, match_detail
 
 PAGE_SIZE = 25
+#: Rendered steps of finished matches: kept a day in Django's cache, a day in browsers.
+STEP_CACHE_SECONDS = 24 * 3600
 
 
 class MatchFilterForm(forms.Form):
@@ -26,7 +29,9 @@ class MatchFilterForm(forms.Form):
     game = LookupField(required=False)
     bot = IdField(required=False)
     status = forms.ChoiceField(required=False, choices=[("", "any"), *MatchStatus.choices])
-    page = forms.CharField(required=False, max_length=20)
+    page = forms.CharField(required=False, max_length=20)  # old links: ignored
+    before = IdField(required=False)
+    after = IdField(required=False)
 
 
 def match_list(request: HttpRequest) -> HttpResponse:
@@ -38,11 +43,16 @@ def match_list(request: HttpRequest) -> HttpResponse:
     status = filters.cleaned_data["status"] or None
     bot = filters.cleaned_data["bot"]
     bot_raw = str(bot) if bot is not None else ""
-    page = Paginator(filter_matches(game=game, bot=bot, status=status), PAGE_SIZE).get_page(
-        filters.cleaned_data["page"]
+    # Keyset pages (?before=id / ?after=id): the same cost at any depth, no COUNT(*).
+    page = keyset_page(
+        filter_matches(game=game, bot=bot, status=status),
+        before=filters.cleaned_data["before"],
+        after=filters.cleaned_data["after"],
+        size=PAGE_SIZE,
     )
     query = request.GET.copy()
-    query.pop("page", None)
+    for key in ("page", "before", "after"):
+        query.pop(key, None)
     return render(
         request,
         "matches/list.html",
@@ -64,13 +74,14 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
     seats = list(match.seats.all())
     for seat in seats:
         seat.show_stderr = may_read_stderr(request.user, match, seat)  # type: ignore[attr-defined]
-    first = None
+    first, note = None, ""
+    sha = replays.replay_sha(match.pk)
     try:
-        first = replay_steps.step(match.replay, 0)
+        if sha is None:
+            raise replay_steps.ReplayUnavailable("This match has no replay.")
+        first = json.loads(_rendered_step(match.pk, sha, 0))
     except replay_steps.ReplayUnavailable as exc:
         note = str(exc)
-    else:
-        note = ""
     return render(
         request,
         "matches/detail.html",
@@ -97,28 +108,63 @@ def may_read_stderr(user, match: Match, seat) -> bool:  # type: ignore[no-untype
     return bool(user.is_staff or seat.bot_version.bot.owner_id == user.pk)
 
 
-def match_step(request: HttpRequest, pk: int, n: int) -> JsonResponse:
-    """Step ``n`` of the replay; ``?seat=k`` adds what seat ``k`` knew (``seat_view``)."""
-    replay = Match.objects.filter(pk=pk).values_list("replay", flat=True).first()
-    if replay is None and not Match.objects.filter(pk=pk).exists():
-        raise Http404(f"No match {pk}")
+def _int(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() else None
+
+
+def match_step(request: HttpRequest, pk: int, n: int) -> HttpResponse:
+    """Step ``n`` of the replay; ``?seat=k`` adds what seat ``k`` knew (``seat_view``). A
+    replay never changes once stored, so the rendered step is cached (Django's cache, keyed by
+    the document's SHA-256) and carries an ETag: the game is re-simulated once per step, not
+    once per request."""
+    sha = replays.replay_sha(pk)
+    if sha is None:
+        if not Match.objects.filter(pk=pk).exists():
+            raise Http404(f"No match {pk}")
+        return JsonResponse({"error": "This match has no replay."}, status=404)
     raw = request.GET.get("seat", "")
     if raw and not raw.isdigit():
         return JsonResponse({"error": f"seat must be a seat number, got {raw!r}"}, status=400)
+    seat = int(raw) if raw else None
+    variant = "" if seat is None else f"seat={seat}"
+    etag = f'"{replays.step_cache_key(sha, n, variant).split(":", 1)[1]}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        return _step_headers(HttpResponseNotModified(), etag, variant)
     try:
-        return JsonResponse(replay_steps.step(replay, n, int(raw) if raw else None))
+        body = _rendered_step(pk, sha, n, seat)
     except replay_steps.ReplayUnavailable as exc:
         return JsonResponse({"error": str(exc)}, status=404)
+    return _step_headers(HttpResponse(body, content_type="application/json"), etag, variant)
+
+
+def _rendered_step(pk: int, sha: str, n: int, seat: int | None = None) -> str:
+    """Step ``n`` (seen by ``seat``, if given) of the replay with this SHA-256 as JSON text:
+    from Django's cache, else re-simulated once and cached (a stored replay never changes)."""
+    key = replays.step_cache_key(sha, n, "" if seat is None else f"seat={seat}")
+    body = cache.get(key)
+    if body is None:
+        data = replay_steps.step(replays.decoded(sha, match_id=pk), n, seat)
+        body = json.dumps(data, separators=(",", ":"))
+        cache.set(key, body, STEP_CACHE_SECONDS)
+    return body
+
+
+def _step_headers(response: HttpResponse, etag: str, variant: str) -> HttpResponse:
+    response["ETag"] = etag
+    # A step with options (one seat's view) is kept by browsers only, not shared caches.
+    scope = "private" if variant else "public"
+    response["Cache-Control"] = f"{scope}, max-age={STEP_CACHE_SECONDS}"
+    return response
 
 
 def match_replay_download(request: HttpRequest, pk: int) -> HttpResponse:
     """The public replay document as a file (the same JSON as ``/api/matches/<id>/replay/``:
     stderr and server paths were removed when the match was recorded)."""
-    replay = Match.objects.filter(pk=pk).values_list("replay", flat=True).first()
-    if replay is None:
+    stored = replays.stored_replay(pk)
+    if stored is None:
         if not Match.objects.filter(pk=pk).exists():
             raise Http404(f"No match {pk}")
         return HttpResponse("This match has no replay yet.", status=404, content_type="text/plain")
-    response = JsonResponse(replay, json_dumps_params={"separators": (",", ":")})
+    response = HttpResponse(gzip.decompress(stored[0]), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="match-{pk}-replay.json"'
     return response

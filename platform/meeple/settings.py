@@ -66,6 +66,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads a body: refuse one whose Content-Length is over the cap.
     "meeple.limits.RequestBodyLimitMiddleware",
+    # Pages and API answers compressed when the client accepts it (responses that already
+    # carry a Content-Encoding, such as stored replays, pass untouched).
+    "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

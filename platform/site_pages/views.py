@@ -2,8 +2,7 @@
 protocol rendered from ``arena/bot-protocol.md``, and how to use the API from a script)."""
 
 from catalog.markdown import markdown_file
-from catalog.selectors import active_games
-from django.db.models import Count
+from catalog.selectors import games_with_counts
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from matches.selectors import latest_matches
@@ -13,9 +12,7 @@ from arena.protocol import DOC as PROTOCOL_DOC
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    games = active_games().annotate(
-        bot_count=Count("bots", distinct=True), match_count=Count("matches", distinct=True)
-    )
+    games = games_with_counts()
     return render(
         request,
         "site_pages/home.html",

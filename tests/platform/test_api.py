@@ -36,7 +36,8 @@ def test_games_and_leaderboard(api, finished_match) -> None:
 
 def test_matches_list_detail_replay(api, finished_match) -> None:
     listing = api.get("/api/matches/?game=trnd&status=finished").json()
-    assert listing["count"] == 1
+    # Keyset pages: no total count, opaque next/previous links.
+    assert len(listing["results"]) == 1 and listing["next"] is None
     row = listing["results"][0]
     assert row["id"] == finished_match.pk and len(row["seats"]) == 3
     assert {s["rank"] for s in row["seats"]} >= {1}
