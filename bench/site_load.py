@@ -228,13 +228,19 @@ def load(port: int, r: Result, clients: int, requests: int, max_seconds: float) 
                     return
                 left[0] -= 1
             t0 = time.perf_counter()
-            conn.request("GET", r.url, headers={"Accept-Encoding": "gzip"})
-            resp = conn.getresponse()
-            body = resp.read()
+            try:
+                conn.request("GET", r.url, headers={"Accept-Encoding": "gzip"})
+                resp = conn.getresponse()
+                body, status = resp.read(), resp.status
+            except (OSError, http.client.HTTPException):
+                # The worker was killed (gunicorn's timeout) or the server hung up.
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                body, status = b"", 599
             ms = 1000 * (time.perf_counter() - t0)
             with lock:
                 latencies.append(ms)
-                r.wire_bytes, r.status = len(body), resp.status
+                r.wire_bytes, r.status = len(body), max(r.status, status)
 
     threads = [threading.Thread(target=worker) for _ in range(clients)]
     t0 = time.perf_counter()
@@ -313,10 +319,14 @@ def main() -> None:
     proc = start_gunicorn(code_dir, args.port, args.workers)
     try:
         for r in results:
-            load(args.port, r, 1, 1, 60)  # warm this endpoint in the workers
+            for _ in range(args.workers):  # warm this endpoint in each worker
+                load(args.port, r, 1, 1, 60)
+            r.status = 0
             for c in clients:
                 n = args.requests if c == 1 else args.requests * 2
                 load(args.port, r, c, n, args.max_seconds)
+            p95 = ", ".join(_ms(r.pct(c, 0.95)) for c in clients)
+            print(f"{r.name}: p95 {p95} ms, status {r.status}", file=sys.stderr, flush=True)
     finally:
         stop(proc)
     extra = ""
