@@ -269,8 +269,11 @@ def fill(scale: float, seed: int) -> dict[str, Any]:
         extra: dict[str, Any] = {}
         if i % 5 == 2 and n_tour > 0:  # spread the tournament over the history
             g, seats_v = t_game, rng.sample(t_entrants, 2)
-            extra = {"tournament_id": tour.pk, "round": TOURNAMENT_MATCHES - n_tour + 1,
-                     "kind": "tournament"}
+            extra = {
+                "tournament_id": tour.pk,
+                "round": TOURNAMENT_MATCHES - n_tour + 1,
+                "kind": "tournament",
+            }
             n_tour -= 1
         elif i % 5 == 4 and n_league > 0:
             if len(league_left) < 2:

@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from matches.models import Match
 from matches.services import create_match, record_outcome
 
-from arena.tasks import run_match
+from arena.referee import run_match
 
 GAME = "tri-area"
 
@@ -36,13 +36,8 @@ class History:
         self.versions: list[BotVersion] = []
         self.users: list[Any] = []
         self._outcome = run_match(
-            {
-                "game": game.slug,
-                "bots": ["builtin:builder", "builtin:random"],
-                "seed": 3,
-                "sandbox": "process",
-            }
-        )
+            game.slug, ["builtin:builder", "builtin:random"], seed=3, sandbox="process"
+        ).to_json(replay=True)
         assert self._outcome["status"] == "finished", self._outcome
 
     def add_bots(self, n: int) -> list[BotVersion]:

@@ -9,13 +9,13 @@ import json
 import re
 from typing import Any
 
+from bots.models import Bot
 from catalog.models import Game
-from catalog.services import recount_games
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from matches import replay_steps
 from matches.models import Match, MatchStatus, ReplayDocument
-from matches.services import create_match, record_outcome
+from matches.services import create_match, record_outcome, recount_game_counters
 
 from tests.scale.conftest import History
 
@@ -118,11 +118,15 @@ def test_counters_equal_a_recount(history: History) -> None:
     broken = create_match(game=history.game, versions=history.versions[:2])
     record_outcome(broken.pk, {"status": "error", "error": "the worker died"})
     record_outcome(history.play(1)[0].pk, history.outcome(2))  # recorded twice: counted once
-    stored = dict(Game.objects.values_list("slug", "finished_matches"))
+    history.add_bots(2)
+    Bot.objects.filter(pk=history.versions[-1].bot_id).delete()  # a bot without matches
+    stored = list(Game.objects.order_by("pk").values_list("slug", "bot_count", "match_count"))
     finished = Match.objects.filter(game=history.game, status=MatchStatus.FINISHED).count()
-    assert stored[history.game.slug] == finished == 17
-    recount_games()
-    assert dict(Game.objects.values_list("slug", "finished_matches")) == stored
+    assert (history.game.slug, 6, 17) in stored and finished == 17
+    recount_game_counters()
+    assert (
+        list(Game.objects.order_by("pk").values_list("slug", "bot_count", "match_count")) == stored
+    )
 
 
 def test_leaderboard_pages_and_find_my_bot(history: History, client: Any) -> None:
@@ -134,7 +138,7 @@ def test_leaderboard_pages_and_find_my_bot(history: History, client: Any) -> Non
     page2 = client.get(f"/games/{slug}/?page=2").content.decode()
     assert 0 < page2.count('<tr id="bot-') <= 12
     # The worst-rated bot is on the last page: ?bot= opens that page with its row marked.
-    from competitions.selectors import leaderboard
+    from ratings.selectors import leaderboard
 
     last = list(leaderboard(history.game))[-1]
     found = client.get(f"/games/{slug}/?bot={last.bot_id}").content.decode()
