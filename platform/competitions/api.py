@@ -21,9 +21,9 @@ from rest_framework.views import APIView
 from competitions.models import Tournament, TournamentFormat
 from competitions.permissions import may_organise, may_start
 from competitions.selectors import tournament_standings
-from competitions.services import MAX_TOURNAMENT_MATCHES, create_tournament, start_tournament
-from games.base import GameError
-from games.registry import get_game
+
+#: Match ids listed in the answer to "start" (the first round's, at most).
+MAX_LISTED = 500
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -139,7 +139,9 @@ class TournamentDetailApi(APIView):
 
 
 class TournamentStartApi(APIView):
-    """Schedule and dispatch every match (its organiser or staff)."""
+    """Start the tournament (its organiser or staff): checked now, scheduled by a worker;
+    ``matches`` lists those already scheduled when the answer is sent (none while the worker
+    has not run yet). 202: follow ``GET tournaments/<id>/`` for the progress."""
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -150,11 +152,12 @@ class TournamentStartApi(APIView):
             raise PermissionDenied("Only the tournament's organiser may start it.")
         try:
             with transaction.atomic():
-                matches = start_tournament(t)
+                enqueue_start(t)
         except DjangoValidationError as exc:
             raise ValidationError({"detail": exc.messages}) from exc
         t.refresh_from_db()
+        matches = list(t.matches.order_by("pk").values_list("pk", flat=True)[:MAX_LISTED])
         return Response(
-            {**TournamentSerializer(t).data, "matches": [m.pk for m in matches]},
+            {**TournamentSerializer(t).data, "matches": matches},
             status=status.HTTP_202_ACCEPTED,
         )

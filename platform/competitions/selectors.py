@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bots.models import Bot, BotVersion
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from matches.models import Match, MatchStatus
 
@@ -113,14 +114,19 @@ class LeagueRow:
     points: float = 0.0
 
 
-def league_standings(league: League, season: Season | None = None) -> list[LeagueRow]:
+def league_standings(
+    league: League, season: Season | None = None, limit: int | None = None
+) -> list[LeagueRow]:
     """A league's table as stored (one row per bot, whatever version played), for a season or
-    all time (``season=None``): most points first, then the conservative skill."""
+    all time (``season=None``): most points first, then the conservative skill; the first
+    ``limit`` rows (all when None)."""
     rows = (
         LeagueStanding.objects.filter(league=league, season=season)
         .select_related("bot__owner")
         .order_by("-points", "-ordinal", "bot_id")
     )
+    if limit is not None:
+        rows = rows[:limit]
     return [
         LeagueRow(position=i, bot=st.bot, standing=league_row_standing(st), points=st.points)
         for i, st in enumerate(rows, start=1)
@@ -143,3 +149,26 @@ def next_round_at(league: League) -> datetime | None:
     if league.last_run_at is None:
         return timezone.now()
     return league.last_run_at + timedelta(hours=league.every_hours)
+
+
+def tournaments_with_counts() -> QuerySet[Tournament]:
+    """Tournaments with ``entrant_count`` and ``match_count`` as scalar subqueries (each
+    bounded by one tournament's size), not a join of entrants and matches."""
+    entrants = (
+        Tournament.entrants.through.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    matches = (
+        Match.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Tournament.objects.select_related("game", "organiser").annotate(
+        entrant_count=Coalesce(Subquery(entrants), 0),
+        match_count=Coalesce(Subquery(matches), 0),
+    )

@@ -132,6 +132,48 @@ def planned_matches(t: Tournament, entrants: int) -> int:
     return min(total, t.max_matches) if t.max_matches else total
 
 
+def check_start(t: Tournament) -> tuple[list[BotVersion], int]:
+    """The entrants of a draft tournament and the matches its format will play; a
+    ValidationError saying why when it cannot start."""
+    if t.status != TournamentStatus.DRAFT:
+        raise ValidationError(f"{t.name} has already been started.")
+    entrants = list(t.entrants.select_related("bot").order_by("pk"))
+    if len(entrants) < t.players_per_match:
+        raise ValidationError(
+            f"{t.name} needs at least {t.players_per_match} entrants (it has {len(entrants)})."
+        )
+    try:
+        check_format(t.format, len(entrants), format_options(t))
+        planned = planned_matches(t, len(entrants))
+    except FormatError as exc:
+        raise ValidationError(str(exc)) from exc
+    if planned > MAX_TOURNAMENT_MATCHES:
+        raise ValidationError(
+            f"{t.name} would play {planned} matches; the limit is "
+            f"{MAX_TOURNAMENT_MATCHES}. Fewer entrants or games per pairing."
+        )
+    return entrants, planned
+
+
+def enqueue_start(tournament: Tournament) -> None:
+    """ "Start" from a page or the API: check the draft now (a clear error for the organiser),
+    then let a worker store the rows and schedule the first round
+    (``competitions.start_tournament``); the page shows the progress."""
+    from competitions.tasks import start_tournament_task
+
+    check_start(tournament)
+    transaction.on_commit(lambda: start_tournament_task.delay(tournament.pk))
+
+
+def enqueue_league_round(league: League) -> None:
+    """ "Play a round now": a worker schedules the next round (hundreds of matches in a big
+    league), never the request; sent twice, it plays one round."""
+    from competitions.tasks import play_league_round_now
+
+    number = league.rounds_played + 1
+    transaction.on_commit(lambda: play_league_round_now.delay(league.pk, number))
+
+
 def start_tournament(tournament: Tournament, *, dispatch: bool = True) -> list[Match]:
     """Start a draft tournament: store every entrant's standing row and schedule the first
     round (status ``running``); each later round is scheduled when the last match of the one
@@ -139,23 +181,7 @@ def start_tournament(tournament: Tournament, *, dispatch: bool = True) -> list[M
     to the workers once the transaction commits. Returns the first round's matches."""
     with transaction.atomic():
         t = Tournament.objects.select_for_update().select_related("game").get(pk=tournament.pk)
-        if t.status != TournamentStatus.DRAFT:
-            raise ValidationError(f"{t.name} has already been started.")
-        entrants = list(t.entrants.select_related("bot").order_by("pk"))
-        if len(entrants) < t.players_per_match:
-            raise ValidationError(
-                f"{t.name} needs at least {t.players_per_match} entrants (it has {len(entrants)})."
-            )
-        try:
-            check_format(t.format, len(entrants), format_options(t))
-            planned = planned_matches(t, len(entrants))
-        except FormatError as exc:
-            raise ValidationError(str(exc)) from exc
-        if planned > MAX_TOURNAMENT_MATCHES:
-            raise ValidationError(
-                f"{t.name} would play {planned} matches; the limit is "
-                f"{MAX_TOURNAMENT_MATCHES}. Fewer entrants or games per pairing."
-            )
+        entrants, planned = check_start(t)
         rows = new_standings([str(v.pk) for v in entrants])
         TournamentEntry.objects.bulk_create(
             [

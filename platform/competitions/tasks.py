@@ -1,10 +1,15 @@
-"""Competitions' Celery tasks: a league's round, run by beat on the league's own schedule."""
+"""Competitions' Celery tasks: a league's round, run by beat on the league's own schedule, and
+the organisers' long actions ("start", "play a round now"), run by a worker, not a request."""
 
 from __future__ import annotations
 
+import logging
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
 from meeple.celery import app
 
-from competitions.models import League
+from competitions.models import League, Tournament
 from competitions.services import LEAGUE_TASK, run_league_round
 
 
@@ -15,3 +20,33 @@ def play_league_round(league_id: int) -> int:
     if league is None:
         return 0
     return len(run_league_round(league))
+
+
+log = logging.getLogger(__name__)
+
+
+@app.task(name="competitions.start_tournament", ignore_result=True)
+def start_tournament_task(tournament_id: int) -> int:
+    """Start a draft tournament (its first round); 0 when it was started already (a request
+    sent twice starts it once)."""
+    from competitions.services import start_tournament
+
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        return 0
+    try:
+        return len(start_tournament(t))
+    except ValidationError as exc:
+        log.warning("tournament %s not started: %s", tournament_id, exc.messages)
+        return 0
+
+
+@app.task(name="competitions.play_league_round_now", ignore_result=True)
+def play_league_round_now(league_id: int, number: int) -> int:
+    """Round ``number`` of a league, if it is still the next one (paused leagues too: an
+    organiser asked for it)."""
+    with transaction.atomic():
+        league = League.objects.select_for_update().filter(pk=league_id).first()
+        if league is None or league.rounds_played + 1 != number:
+            return 0
+        return len(run_league_round(league))

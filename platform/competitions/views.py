@@ -27,18 +27,20 @@ from competitions.selectors import (
     next_round_at,
     seasons_of,
     tournament_standings,
+    tournaments_with_counts,
 )
 from competitions.services import (
     MAX_TOURNAMENT_MATCHES,
     create_league,
     create_tournament,
-    start_tournament,
+    enqueue_league_round,
+    enqueue_start,
 )
-from competitions.tasks import play_league_round
 from games.base import GameError
 
 MATCHES_SHOWN = 100
 LEAGUE_MATCHES_SHOWN = 20
+LEAGUE_ROWS_SHOWN = 100
 NOT_ORGANISER = (
     "Only staff and members of the “organisers” group may {what}. "
     "Ask an administrator to add you to the group."
@@ -65,9 +67,7 @@ def _run_note(total: int) -> str:
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.select_related("game", "organiser").annotate(
-        entrant_count=Count("entrants", distinct=True), match_count=Count("matches", distinct=True)
-    )
+    tournaments = tournaments_with_counts()
     return render(
         request,
         "competitions/list.html",
@@ -148,17 +148,20 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tournament_start(request: HttpRequest, pk: int) -> HttpResponse:
-    """POST: schedule the draft's matches (played inline in eager mode, else queued)."""
+    """POST: check the draft, then have a worker schedule and send its matches (never in the
+    request: a tournament may hold 2,000 matches)."""
     t = get_object_or_404(Tournament.objects.select_related("game", "organiser"), pk=pk)
     if request.method != "POST":
         return redirect("competitions:tournament_detail", pk=t.pk)
     if not may_start(request.user, t):
         return _forbidden(request, "Only the tournament's organiser or staff may start it.")
     try:
-        matches = start_tournament(t)
+        enqueue_start(t)
     except ValidationError as exc:
         return _tournament_page(request, t, start_error=exc.messages, status=400)
-    messages.success(request, f"{t.name} has started: {_run_note(len(matches))}.")
+    messages.success(
+        request, f"{t.name} is starting: a worker schedules its matches; progress below."
+    )
     return redirect("competitions:tournament_detail", pk=t.pk)
 
 
@@ -166,7 +169,7 @@ def tournament_start(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def league_list(request: HttpRequest) -> HttpResponse:
-    leagues = League.objects.select_related("game").annotate(match_count=Count("matches"))
+    leagues = League.objects.select_related("game")
     return render(
         request,
         "competitions/league_list.html",
@@ -192,8 +195,9 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "season": seasons[0] if seasons else None,
             "seasons": seasons,
             "shown_season": shown,
-            "rows": league_standings(lg, shown),
-            "progress": match_progress(lg.matches.all()),
+            "rows": league_standings(lg, shown, limit=LEAGUE_ROWS_SHOWN),
+            # The latest round's progress: the history is not counted on every view.
+            "progress": match_progress(lg.matches.filter(round=lg.rounds_played)),
             "matches": filter_matches().filter(league=lg)[:LEAGUE_MATCHES_SHOWN],
             "can_organise": may_run_league(request.user, lg),
         },
@@ -218,13 +222,14 @@ def league_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def league_play_round(request: HttpRequest, pk: int) -> HttpResponse:
-    """POST: ask the workers for the league's next round now, due or not; returns at once."""
+    """POST: ask the workers for the league's next round now, due or not; returns at once (a
+    round of a big league is hundreds of matches). Sent twice, it plays one round."""
     lg = get_object_or_404(League.objects.select_related("game"), pk=pk)
     if request.method != "POST":
         return redirect("competitions:league_detail", pk=lg.pk)
     if not may_run_league(request.user, lg):
         return _forbidden(request, "Only the league's organiser or staff may play its rounds.")
-    play_league_round.delay(lg.pk)
+    enqueue_league_round(lg)
     messages.success(
         request,
         f"{lg.name}: round {lg.rounds_played + 1} is on its way to the workers; "

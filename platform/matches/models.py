@@ -90,6 +90,9 @@ class Match(models.Model):
             models.Index(fields=["game", "-id"], name="match_game_id"),
             models.Index(fields=["status", "-id"], name="match_status_id"),
             models.Index(fields=["game", "status", "-id"], name="match_game_status_id"),
+            # A league's latest matches and the progress of its latest round.
+            models.Index(fields=["league", "round"], name="match_league_round"),
+            models.Index(fields=["league", "-id"], name="match_league_id"),
         ]
 
     def __str__(self) -> str:

@@ -148,3 +148,66 @@ def test_leaderboard_pages_and_find_my_bot(history: History, client: Any) -> Non
     client.force_login(owner)
     mine = client.get(f"/games/{slug}/").content.decode()
     assert f'href="?bot={last.bot_id}#bot-{last.bot_id}"' in mine
+
+
+def _recomputed(matches: Any, key: Any) -> dict[str, tuple[Any, ...]]:
+    """Statistics and points of a competition from its finished matches, oldest recorded
+    first, by ``arena.ratings.standings`` and ``arena.formats.match_points``."""
+    from arena.formats import match_points
+    from arena.ratings import standings
+
+    records, points = [], {}
+    for m in matches.filter(status=MatchStatus.FINISHED).order_by("finished_at", "pk"):
+        seats = list(m.seats.select_related("bot_version").order_by("seat"))
+        names = [key(s) for s in seats]
+        ranks = [s.rank for s in seats]
+        records.append({"bots": names, "ranks": ranks, "scores": [s.score for s in seats]})
+        for name, p in zip(names, match_points(ranks), strict=True):
+            points[name] = points.get(name, 0.0) + p
+    return {
+        row.bot: (row.matches, row.wins, row.rank_sum, round(row.elo, 6), round(row.mu, 6),
+                  round(row.sigma, 6), round(points.get(row.bot, 0.0), 6))
+        for row in standings(records).rows
+    }  # fmt: skip
+
+
+def _stored(rows: Any, key: str) -> dict[str, tuple[Any, ...]]:
+    return {
+        str(getattr(r, key)): (r.matches, r.wins, r.rank_sum, round(r.elo, 6), round(r.mu, 6),
+                               round(r.sigma, 6), round(r.points, 6))
+        for r in rows if r.matches
+    }  # fmt: skip
+
+
+def test_stored_standings_equal_a_recomputation(
+    history: History, django_capture_on_commit_callbacks: Any
+) -> None:
+    from competitions.models import LeagueStanding, TournamentEntry
+    from competitions.services import (
+        create_league,
+        create_tournament,
+        run_league_round,
+        start_tournament,
+    )
+
+    history.add_bots(6)
+    t = create_tournament(
+        organiser=history.users[0], game=history.game, name="cup",
+        entrants=history.versions[:5], players_per_match=2, games_per_pairing=2,
+    )  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        start_tournament(t)  # every round plays, each scheduled as the last one ends
+    t.refresh_from_db()
+    assert t.status == "finished" and t.matches.count() == 20
+    stored = _stored(TournamentEntry.objects.filter(tournament=t), "version_id")
+    assert stored == _recomputed(t.matches.all(), lambda s: str(s.bot_version_id))
+
+    lg = create_league(game=history.game, name="weekly", players_per_match=2)
+    for _ in range(3):
+        with django_capture_on_commit_callbacks(execute=True):
+            run_league_round(lg)
+    assert lg.matches.filter(status=MatchStatus.FINISHED).count() == 9
+    alltime = LeagueStanding.objects.filter(league=lg, season=None)
+    assert _stored(alltime, "bot_id") == _recomputed(
+        lg.matches.all(), lambda s: str(s.bot_version.bot_id)
+    )
