@@ -144,6 +144,23 @@ def count_queries(results: list[Result]) -> None:
         r.queries, r.status = len(ctx.captured_queries), resp.status_code
 
 
+def cold_steps(results: list[Result]) -> str:
+    """The first view of each measured step (nothing cached), in-process: what the server
+    pays once per step before the cache answers."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    client, out = Client(), []
+    for r in results:
+        if "/steps/" not in r.url:
+            continue
+        cache.clear()
+        t0 = time.perf_counter()
+        client.get(r.url)
+        out.append(f"{r.name} {1000 * (time.perf_counter() - t0):.0f} ms")
+    return "first views of steps (in-process, cache empty): " + ", ".join(out)
+
+
 def play_round_now(t: dict[str, Any]) -> tuple[float, int, int]:
     """Seconds, queries and status of "play a round now" on the league, as its organiser."""
     from competitions.models import League
@@ -329,10 +346,10 @@ def main() -> None:
             print(f"{r.name}: p95 {p95} ms, status {r.status}", file=sys.stderr, flush=True)
     finally:
         stop(proc)
-    extra = ""
+    extra = cold_steps(results)
     if not args.no_round:
         seconds, queries, status = play_round_now(t)
-        extra = (
+        extra += "\n" + (
             f"play a round now (league {t['league']}, in-process): {seconds * 1000:.0f} ms, "
             f"{queries} queries, status {status}"
         )
