@@ -38,7 +38,8 @@ from competitions.services import (
 )
 from games.base import GameError
 
-MATCHES_SHOWN = 100
+#: Latest matches listed on a tournament's page (a table of 2,000 would cost 100s of ms).
+MATCHES_SHOWN = 25
 LEAGUE_MATCHES_SHOWN = 20
 LEAGUE_ROWS_SHOWN = 100
 NOT_ORGANISER = (
