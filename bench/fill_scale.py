@@ -426,20 +426,94 @@ def _longest_match(_: Any) -> int:
 
 
 def rebuild_derived() -> None:
-    """Counters and stored standings, by the functions the site keeps them with (when this
-    version of the code has them)."""
+    """Counters (by the site's own recount) and the tournament's and league's stored tables
+    (computed here from the matches with ``arena.ratings`` and ``arena.formats``, as the
+    recording path would have left them)."""
     try:
         from matches.services import recount_game_counters
     except ImportError:
         pass
     else:
         recount_game_counters()
-    try:
-        from competitions.standings import rebuild_all_standings
-    except ImportError:
-        pass
-    else:
-        rebuild_all_standings()
+    if model("competitions.TournamentEntry") is not None:
+        build_tables()
+
+
+def _tables(seats: Any, key: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``arena.ratings`` standings and ``arena.formats`` rows from seat rows ordered by match."""
+    from arena.formats import StandingRow, match_points
+    from arena.ratings import standings
+
+    by_match: dict[int, list[tuple[str, int, float | None]]] = {}
+    for mid, vid, rank, score in seats:
+        by_match.setdefault(mid, []).append((key(vid), rank, score))
+    records, rows = [], {}
+    for mid, seated in by_match.items():
+        names = [n for n, _, _ in seated]
+        ranks = [r for _, r, _ in seated]
+        records.append({"id": str(mid), "bots": names, "ranks": ranks})
+        for seat, (name, pts) in enumerate(zip(names, match_points(ranks), strict=True)):
+            row = rows.setdefault(name, StandingRow(bot=name, seed=len(rows) + 1))
+            row.points += pts
+            row.matches += 1
+            row.wins += ranks[seat] == 1
+            row.seats = list(row.seats) + [0] * (seat + 1 - len(row.seats))
+            row.seats[seat] += 1
+            for other in names:
+                if other != name:
+                    row.opponents[other] = row.opponents.get(other, 0) + 1
+    return standings(records).by_bot(), rows
+
+
+STATS = ("matches", "rated", "wins", "faults", "rank_sum", "score_sum", "scored", "elo", "mu",
+         "sigma")  # fmt: skip
+
+
+def build_tables() -> None:
+    Seat = apps.get_model("matches.MatchSeat")
+    Entry = apps.get_model("competitions.TournamentEntry")
+    Standing = apps.get_model("competitions.LeagueStanding")
+    Season = apps.get_model("competitions.Season")
+    bot_of = dict(apps.get_model("bots.BotVersion").objects.values_list("pk", "bot_id"))
+    fields = ("match_id", "bot_version_id", "rank", "score")
+    for t in apps.get_model("competitions.Tournament").objects.all():
+        seats = Seat.objects.filter(match__tournament=t, match__status="finished")
+        stats, rows = _tables(seats.order_by("match_id", "seat").values_list(*fields), str)
+        entrants = list(t.entrants.order_by("pk"))
+        ranked = sorted(entrants, key=lambda v: -rows[str(v.pk)].points if str(v.pk) in rows else 0)
+        entries = []
+        for i, v in enumerate(entrants, start=1):
+            k = str(v.pk)
+            e = Entry(tournament=t, version=v, seed=i, position=ranked.index(v) + 1)
+            if k in rows:
+                e.row, e.points = rows[k].to_json(), rows[k].points
+                for f in STATS:
+                    setattr(e, f, getattr(stats[k], f))
+            entries.append(e)
+        Entry.objects.bulk_create(entries)
+        n = t.matches.count()
+        rounds = t.matches.aggregate(r=models.Max("round"))["r"] or 0
+        type(t).objects.filter(pk=t.pk).update(
+            scheduled_matches=n, planned_matches=n, current_round=rounds
+        )
+    for lg in apps.get_model("competitions.League").objects.all():
+        seats = Seat.objects.filter(match__league=lg, match__status="finished")
+        stats, rows = _tables(
+            seats.order_by("match_id", "seat").values_list(*fields), lambda v: str(bot_of[v])
+        )
+        season = Season.objects.create(
+            league=lg, number=1, starts_at=EPOCH, rounds=lg.rounds_played + 30, first_round=1,
+            rounds_played=lg.rounds_played,
+        )  # fmt: skip
+        out = []
+        for which in (None, season):
+            for k, row in rows.items():
+                st = Standing(league=lg, season=which, bot_id=int(k), row=row.to_json(),
+                              points=row.points, ordinal=stats[k].ordinal)  # fmt: skip
+                for f in STATS:
+                    setattr(st, f, getattr(stats[k], f))
+                out.append(st)
+        Standing.objects.bulk_create(out, batch_size=1000)
 
 
 def main() -> None:
