@@ -155,10 +155,9 @@ def tournaments_with_counts() -> QuerySet[Tournament]:
     """Tournaments with ``entrant_count`` and ``match_count`` as scalar subqueries (each
     bounded by one tournament's size), not a join of entrants and matches."""
     entrants = (
-        Tournament.entrants.through.objects.filter(tournament=OuterRef("pk"))
+        Tournament.objects.filter(pk=OuterRef("pk"))
         .order_by()
-        .values("tournament")
-        .annotate(n=Count("pk"))
+        .annotate(n=Count("entrants"))
         .values("n")
     )
     matches = (
