@@ -23,7 +23,6 @@ def my_seats(user: User, limit: int = 50) -> QuerySet[PlaySeat]:
     return (
         PlaySeat.objects.filter(user=user)
         .select_related("match__game")
-        .defer("match__replay")
         .order_by("-created_at", "seat")[:limit]
     )
 
@@ -32,6 +31,5 @@ def seat_for(match_id: int, seat: int) -> PlaySeat | None:
     return (
         PlaySeat.objects.filter(match_id=match_id, seat=seat)
         .select_related("match__game", "user")
-        .defer("match__replay")
         .first()
     )
