@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from catalog.models import Game
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from bots.models import Bot, BotVersion, VersionStatus
 

@@ -2,7 +2,7 @@
 protocol rendered from ``arena/bot-protocol.md``, and how to use the API from a script)."""
 
 from catalog.markdown import markdown_file
-from catalog.selectors import games_with_counts
+from catalog.selectors import active_games, games_with_counts
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from matches.selectors import latest_matches
