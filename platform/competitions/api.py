@@ -21,6 +21,9 @@ from rest_framework.views import APIView
 from competitions.models import Tournament, TournamentFormat
 from competitions.permissions import may_organise, may_start
 from competitions.selectors import tournament_standings
+from competitions.services import MAX_TOURNAMENT_MATCHES, create_tournament, enqueue_start
+from games.base import GameError
+from games.registry import get_game
 
 #: Match ids listed in the answer to "start" (the first round's, at most).
 MAX_LISTED = 500
