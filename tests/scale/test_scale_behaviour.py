@@ -104,7 +104,8 @@ def test_steps_are_rendered_once_then_cached_with_etag(
     monkeypatch.setattr(replay_steps, "step", boom)
     with CaptureQueriesContext(connection) as ctx:
         second = client.get(url)
-    assert second.content == first.content and len(ctx.captured_queries) == 1
+    # The replay's SHA-256, and the cache read itself when the cache is the database's.
+    assert second.content == first.content and len(ctx.captured_queries) <= 2
     assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     monkeypatch.undo()
     total = len(match.replay["decisions"])
