@@ -78,6 +78,7 @@
         if (r.status === 409 && /tab/.test(r.data.detail || "")) stop(r.data.detail, true);
       }
       $("play-choices").hidden = true;
+      if (r.status === 200) later(WAIT_MS / 4);
     });
   }
 
@@ -97,7 +98,16 @@
     return n + (s[(v - 20) % 10] || s[v] || s[0]);
   }
 
+  // One poll timer at a time: answering a decision polls again at once instead of waiting
+  // out the heartbeat interval, so the next decision shows as soon as the bots have played.
+  var timer = null;
+  function later(ms) {
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(poll, ms);
+  }
+
   function poll() {
+    timer = null;
     if (stopped) return;
     fetch(urls.state + "?tab=" + encodeURIComponent(tab), { credentials: "same-origin" })
       .then(function (r) {
@@ -107,12 +117,12 @@
         if (r.status !== 200) { stop(r.data.detail || "This page lost its seat.", true); return; }
         var s = r.data;
         if (s.result) { finish(s.result); return; }
-        if (s.request) { showRequest(s.request); setTimeout(poll, HOLD_MS); return; }
+        if (s.request) { showRequest(s.request); later(HOLD_MS); return; }
         $("play-choices").hidden = true;
         say(s.status === "queued" ? "Waiting for a worker to start the game…" : "The others are playing…");
-        setTimeout(poll, WAIT_MS);
+        later(WAIT_MS);
       })
-      .catch(function () { setTimeout(poll, HOLD_MS); });
+      .catch(function () { later(HOLD_MS); });
   }
 
   $("play-resign").addEventListener("click", function () {
