@@ -222,6 +222,9 @@ else:
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": "arena_cache",
             "KEY_PREFIX": "arena",
+            # Django culls a third of the table past MAX_ENTRIES (300 by default): that would
+            # drop live throttle counts and the keys of games being played. Entries expire.
+            "OPTIONS": {"MAX_ENTRIES": 1_000_000},
         }
     }
 
