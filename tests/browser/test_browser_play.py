@@ -151,6 +151,7 @@ def test_a_whole_solo_trishaw_frenzy_game_by_clicking(
     page.wait_for_url(f"**/matches/{match_id}/")
 
 
+@pytest.mark.alone
 def test_a_whole_trnd_game_against_two_builtins_by_clicking(
     page: Any, worker: WorkerProcess, tmp_path: Path
 ) -> None:

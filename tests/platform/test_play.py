@@ -118,6 +118,7 @@ def _play_to_the_end(c: Client, match_id: int, seat: int, pick: Any) -> dict[str
     raise AssertionError("the match did not end")
 
 
+@pytest.mark.alone
 def test_a_person_plays_a_whole_solo_trishaw_frenzy_match(
     games: Any, user: Any, worker: list[threading.Thread]
 ) -> None:
