@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 
 from arena.formats import FORMAT_NAMES
-from arena.ratings import DEFAULT_ELO, DEFAULT_MU, DEFAULT_SIGMA
+from arena.ratings import DEFAULT_ELO, DEFAULT_MU, DEFAULT_SIGMA, Standing
 
 #: The formats of ``arena.formats``, by the names it gives them.
 TournamentFormat = models.TextChoices(  # type: ignore[call-overload]  # stubs lack the functional API
@@ -71,7 +71,47 @@ class Tournament(models.Model):
         return self.name
 
 
-class TournamentEntry(models.Model):
+class TableStats(models.Model):
+    """A table line's statistics as ``arena.ratings.Standing`` keeps them (matches, wins, ranks,
+    scores, faults, a fresh Elo and OpenSkill): stored by tournament entries and league rows."""
+
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    faults = models.PositiveIntegerField(default=0)
+    rank_sum = models.PositiveIntegerField(default=0)
+    score_sum = models.FloatField(default=0.0)
+    scored = models.PositiveIntegerField(default=0)
+    rated = models.PositiveIntegerField(default=0)
+    elo = models.FloatField(default=DEFAULT_ELO)
+    mu = models.FloatField(default=DEFAULT_MU)
+    sigma = models.FloatField(default=DEFAULT_SIGMA)
+
+    #: The fields above, in ``Standing``'s names.
+    STAT_FIELDS = (
+        "matches",
+        "wins",
+        "faults",
+        "rank_sum",
+        "score_sum",
+        "scored",
+        "rated",
+        "elo",
+        "mu",
+        "sigma",
+    )
+
+    class Meta:
+        abstract = True
+
+    def standing(self, bot: str) -> Standing:
+        return Standing(bot=bot, **{f: getattr(self, f) for f in self.STAT_FIELDS})
+
+    def take(self, standing: Standing) -> None:
+        for f in self.STAT_FIELDS:
+            setattr(self, f, getattr(standing, f))
+
+
+class TournamentEntry(TableStats):
     """One entrant's stored standing, updated in the transaction that records each of its
     matches: the format's row (points, opponents, byes, elimination: ``arena.formats``) and the
     table's statistics (matches, wins, ranks, scores, faults, a fresh Elo and OpenSkill over
@@ -88,18 +128,8 @@ class TournamentEntry(models.Model):
     position = models.PositiveIntegerField(null=True, blank=True)
     points = models.FloatField(default=0.0)
     eliminated = models.BooleanField(default=False)
-    matches = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    faults = models.PositiveIntegerField(default=0)
-    rank_sum = models.PositiveIntegerField(default=0)
-    score_sum = models.FloatField(default=0.0)
-    scored = models.PositiveIntegerField(default=0)
-    rated = models.PositiveIntegerField(default=0)
-    elo = models.FloatField(default=DEFAULT_ELO)
-    mu = models.FloatField(default=DEFAULT_MU)
-    sigma = models.FloatField(default=DEFAULT_SIGMA)
 
-    class Meta:
+    class Meta(TableStats.Meta):
         ordering = ["tournament", "position", "seed"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "version"], name="entry_unique_version"),
@@ -168,7 +198,7 @@ class Season(models.Model):
         return self.finished_at is not None
 
 
-class LeagueStanding(models.Model):
+class LeagueStanding(TableStats):
     """One bot's stored line of a league table, for one season (``season`` set) or all time
     (``season`` null), updated in the transaction that records each of its league matches.
     ``row`` is the pairing state (``arena.formats.StandingRow``: points, opponents, seats)."""
@@ -180,16 +210,6 @@ class LeagueStanding(models.Model):
     bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="+")
     row = models.JSONField(default=dict)
     points = models.FloatField(default=0.0)
-    matches = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    faults = models.PositiveIntegerField(default=0)
-    rank_sum = models.PositiveIntegerField(default=0)
-    score_sum = models.FloatField(default=0.0)
-    scored = models.PositiveIntegerField(default=0)
-    rated = models.PositiveIntegerField(default=0)
-    elo = models.FloatField(default=DEFAULT_ELO)
-    mu = models.FloatField(default=DEFAULT_MU)
-    sigma = models.FloatField(default=DEFAULT_SIGMA)
     ordinal = models.FloatField(default=0.0)
 
     class Meta:

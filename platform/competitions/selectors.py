@@ -46,32 +46,13 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
         StandingRow(
             position=e.position or i,
             version=e.version,
-            standing=entry_standing(e),
+            standing=e.standing(str(e.version_id)),
             points=e.points,
             eliminated=e.eliminated,
             byes=int(e.row.get("byes", 0)),
         )
         for i, e in enumerate(entries, start=1)
     ]
-
-
-def entry_standing(e: TournamentEntry) -> Standing:
-    """An entry's statistics as ``arena.ratings.Standing`` (averages, ordinal, provisional)."""
-    return Standing(bot=str(e.version_id), **{f: getattr(e, f) for f in STAT_FIELDS})
-
-
-STAT_FIELDS = (
-    "matches",
-    "rated",
-    "wins",
-    "faults",
-    "rank_sum",
-    "score_sum",
-    "scored",
-    "elo",
-    "mu",
-    "sigma",
-)
 
 
 @dataclass(frozen=True)
@@ -128,13 +109,9 @@ def league_standings(
     if limit is not None:
         rows = rows[:limit]
     return [
-        LeagueRow(position=i, bot=st.bot, standing=league_row_standing(st), points=st.points)
+        LeagueRow(position=i, bot=st.bot, standing=st.standing(str(st.bot_id)), points=st.points)
         for i, st in enumerate(rows, start=1)
     ]
-
-
-def league_row_standing(st: LeagueStanding) -> Standing:
-    return Standing(bot=str(st.bot_id), **{f: getattr(st, f) for f in STAT_FIELDS})
 
 
 def seasons_of(league: League) -> QuerySet[Season]:

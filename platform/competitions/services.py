@@ -39,12 +39,12 @@ from competitions.models import (
     League,
     LeagueStanding,
     Season,
+    TableStats,
     Tournament,
     TournamentEntry,
     TournamentFormat,
     TournamentStatus,
 )
-from competitions.selectors import STAT_FIELDS, entry_standing, league_row_standing
 from games.base import GameError
 from games.registry import get_game
 from games.rng import derive_seed
@@ -310,8 +310,17 @@ def _add_to_table(t: Tournament, match: Match, seats: Sequence[Any]) -> None:
     }
     if len(entries) != len(set(keys)):
         return  # not all seats are entrants (cannot happen for scheduled matches)
-    table = {k: entry_standing(e) for k, e in entries.items()}
-    record = MatchRecord(
+    table = update_standings(
+        {k: e.standing(k) for k, e in entries.items()}, seat_record(keys, seats)
+    )
+    for k, e in entries.items():
+        e.take(table[k])
+    TournamentEntry.objects.bulk_update(list(entries.values()), list(TableStats.STAT_FIELDS))
+
+
+def seat_record(keys: Sequence[str], seats: Sequence[Any]) -> MatchRecord:
+    """A recorded match's seats as ``arena.ratings`` reads them, bots named by ``keys``."""
+    return MatchRecord(
         bots=tuple(keys),
         ranks=tuple(int(s.rank) for s in seats),
         scores=tuple(float(s.score) for s in seats)
@@ -319,13 +328,6 @@ def _add_to_table(t: Tournament, match: Match, seats: Sequence[Any]) -> None:
         else (),
         seat_status=tuple(s.status or "ok" for s in seats),
     )
-    table = update_standings(table, record)
-    for k, e in entries.items():
-        st = table[k]
-        e.matches, e.rated, e.wins, e.faults = st.matches, st.rated, st.wins, st.faults
-        e.rank_sum, e.score_sum, e.scored = st.rank_sum, st.score_sum, st.scored
-        e.elo, e.mu, e.sigma = st.elo, st.mu, st.sigma
-    TournamentEntry.objects.bulk_update(list(entries.values()), list(STAT_FIELDS))
 
 
 # ---------------------------------------------------------------------------------- leagues
@@ -518,17 +520,8 @@ def _fold(
 ) -> None:
     ranks = [int(s.rank) for s in seats]
     keys = [str(st.bot_id) for st in ordered]
-    table = {str(st.bot_id): league_row_standing(st) for st in ordered}
     table = update_standings(
-        table,
-        MatchRecord(
-            bots=tuple(keys),
-            ranks=tuple(ranks),
-            scores=tuple(float(s.score) for s in seats)
-            if all(s.score is not None for s in seats)
-            else (),
-            seat_status=tuple(s.status or "ok" for s in seats),
-        ),
+        {k: st.standing(k) for k, st in zip(keys, ordered, strict=True)}, seat_record(keys, seats)
     )
     for seat, (st, pts) in enumerate(zip(ordered, match_points(ranks), strict=True)):
         row = (
@@ -547,9 +540,8 @@ def _fold(
         new = table[str(st.bot_id)]
         st.row = row.to_json()
         st.points = row.points
-        for f in STAT_FIELDS:
-            setattr(st, f, getattr(new, f))
+        st.take(new)
         st.ordinal = new.ordinal
     LeagueStanding.objects.bulk_update(
-        list(rows.values()), ["row", "points", "ordinal", *STAT_FIELDS]
+        list(rows.values()), ["row", "points", "ordinal", *TableStats.STAT_FIELDS]
     )

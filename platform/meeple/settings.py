@@ -208,6 +208,7 @@ CONTENT_SECURITY_POLICY = {
 # Redis when CACHE_URL (or REDIS_URL) is set; otherwise the database cache (its table is made
 # by `migrate`, see accounts/migrations), never a per-process memory cache.
 CACHE_URL = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL", "")
+CACHES: dict[str, dict[str, object]]
 if CACHE_URL:
     CACHES = {
         "default": {
