@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections import deque
+from typing import Any
 
 from sandbox.base import LineTooLong
 
@@ -81,3 +83,35 @@ class CappedText:
         if self.dropped:
             out += f"\n[stderr truncated: {self.dropped} more bytes dropped]\n"
         return out
+
+
+class PipeReading:
+    """Reading a bot's pipes after ``poll()``: stderr is drained into its capped log, stdout is
+    fed to the line buffer, and end of file is remembered (the process and the pooled container
+    backends share this; each sets ``_out``, ``_err``, ``_poll``, ``_lines`` and ``_out_eof``)."""
+
+    _out: int
+    _err: int
+    _poll: Any
+    _lines: LineBuffer
+    _out_eof: bool
+
+    def _drain_err(self) -> None:
+        raise NotImplementedError
+
+    def _read_ready(self, ready: list[tuple[int, int]]) -> None:
+        for fd, _event in ready:
+            if fd == self._err:
+                self._drain_err()
+                continue
+            try:
+                data = os.read(self._out, 1 << 16)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if data:
+                self._lines.feed(data)
+            else:
+                self._out_eof = True
+                self._poll.unregister(self._out)

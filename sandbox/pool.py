@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any
 
 from sandbox.base import BotCode, BotGone, BotProcess, Limits, SandboxError
 from sandbox.code import bot_dir_base
-from sandbox.lines import CappedText, LineBuffer
+from sandbox.lines import CappedText, LineBuffer, PipeReading
 
 if TYPE_CHECKING:
     from sandbox.docker import DockerSandbox
@@ -351,7 +351,7 @@ class WarmPool:
         self._remover.shutdown(wait=True)
 
 
-class PooledBot(BotProcess):
+class PooledBot(PipeReading, BotProcess):
     """A bot in a warm container: its stdin, stdout and stderr are FIFOs in the slot's ``io``
     folder, read and written here directly (no engine on the per-move path, unlike an attach
     socket). The container itself is removed in the background after :meth:`close`."""
@@ -473,21 +473,7 @@ class PooledBot(BotProcess):
                 self._poll.register(self._err, select.POLLIN)
         # poll() takes milliseconds: round up, never wait less than asked
         ready = self._poll.poll(max(0, math.ceil(timeout_s * 1000)))
-        for fd, _event in ready:
-            if fd == self._err:
-                self._drain_err()
-                continue
-            try:
-                data = os.read(self._out, 1 << 16)
-            except BlockingIOError:
-                continue
-            except OSError:
-                data = b""
-            if data:
-                self._lines.feed(data)
-            else:
-                self._out_eof = True
-                self._poll.unregister(self._out)
+        self._read_ready(ready)
         return bool(ready)
 
     def _drain_err(self) -> None:

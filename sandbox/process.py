@@ -31,7 +31,7 @@ from pathlib import Path
 
 from sandbox import uids
 from sandbox.base import BotCode, BotGone, BotProcess, Limits, Sandbox, SandboxError
-from sandbox.lines import CappedText, LineBuffer
+from sandbox.lines import CappedText, LineBuffer, PipeReading
 
 BWRAP = "/usr/bin/bwrap"
 _MB = 1024 * 1024
@@ -194,7 +194,7 @@ class ProcessSandbox(Sandbox):
         return n
 
 
-class ProcessBot(BotProcess):
+class ProcessBot(PipeReading, BotProcess):
     def __init__(
         self,
         proc: subprocess.Popen[bytes],
@@ -265,21 +265,7 @@ class ProcessBot(BotProcess):
             ready = poll(max(0, math.ceil(left * 1000)))
             if not ready and left <= 0:
                 return None
-            for fd, _event in ready:
-                if fd == self._err:
-                    self._drain_err()
-                    continue
-                try:
-                    data = os.read(self._out, 1 << 16)
-                except BlockingIOError:
-                    continue
-                except OSError:
-                    data = b""
-                if data:
-                    self._lines.feed(data)
-                else:
-                    self._out_eof = True
-                    self._poll.unregister(self._out)
+            self._read_ready(ready)
             line = self._lines.pop()
             if line is not None:
                 return line
