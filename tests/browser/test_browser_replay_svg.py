@@ -45,10 +45,9 @@ def test_the_svg_picture_follows_the_steps(page: Any, match: Match) -> None:
     total = len(match.replay["decisions"])
     page.goto(f"/matches/{match.pk}/")
     shows_picture(page, match, 0)
-    picture = page.locator(PICTURE)
-    assert picture.is_visible()
-    box = picture.bounding_box()
-    assert box is not None and box["width"] > 500, "the picture fills the main column"
+    # Measured in one call inside the page: no element handle that a redraw could detach.
+    width = page.eval_on_selector(PICTURE, "s => s.getBoundingClientRect().width")
+    assert width > 500, "the picture fills the main column"
     # The text picture is still in the page, folded away.
     assert page.locator('#replay [data-field="state"]').count() == 1
     assert not page.locator('#replay [data-field="state"]').is_visible()

@@ -89,11 +89,35 @@ def _builtin(game: str, name: str) -> str:
     return str(version.pk)
 
 
-def _play_to_the_end(c: Client, match_id: int, seat: int, pick: Any) -> dict[str, Any]:
+def _stuck(match_id: int, seat: int, refusal: str, threads: list[threading.Thread]) -> str:
+    """What to say when a game does not end: the match row, the pending request and its
+    answer in the play cache, the last refusal, and where each worker thread is."""
+    import traceback
+
+    c = ch.play_cache()
+    req = c.get(ch.key(match_id, seat, "req"))
+    turn = req["turn"] if req else None
+    match = Match.objects.filter(pk=match_id).values("status", "error", "attempts").first()
+    lines = [
+        f"match {match}, pending turn {turn}, answer {c.get(ch.key(match_id, seat, f'ans:{turn}'))!r}",
+        f"cache {type(c).__name__}, last refusal: {refusal}",
+    ]
+    frames = sys._current_frames()
+    for t in threads:
+        stack = frames.get(t.ident or -1)
+        where = "".join(traceback.format_stack(stack)[-6:]) if stack else "(ended)\n"
+        lines.append(f"{t.name}:\n{where}")
+    return "\n".join(lines)
+
+
+def _play_to_the_end(
+    c: Client, match_id: int, seat: int, pick: Any, threads: list[threading.Thread]
+) -> dict[str, Any]:
     tab = c.post(f"/play/{match_id}/{seat}/claim", {}, content_type="application/json").json()[
         "tab"
     ]
     decisions = 0
+    refusal = ""
     # A bound on a whole game, not a speed goal: generous for a loaded CI machine.
     deadline = time.monotonic() + 480
     while time.monotonic() < deadline:
@@ -112,10 +136,11 @@ def _play_to_the_end(c: Client, match_id: int, seat: int, pick: Any) -> dict[str
                 decisions += 1
             else:  # the worker took the answer and cleared it between our poll and post
                 assert r.status_code == 409, r.content
+                refusal = r.json()["detail"]
                 time.sleep(0.05)
         else:
             time.sleep(0.05)
-    raise AssertionError("the match did not end")
+    raise AssertionError(f"the match did not end: {_stuck(match_id, seat, refusal, threads)}")
 
 
 @pytest.mark.alone
@@ -125,7 +150,7 @@ def test_a_person_plays_a_whole_solo_trishaw_frenzy_match(
     c = _client(user)
     assert c.get("/play/new/?game=trishaw-frenzy").status_code == 200
     match_id, seat = _start(c, "trishaw-frenzy", ["you"])
-    end = _play_to_the_end(c, match_id, seat, lambda req: len(req["labels"]) - 1)
+    end = _play_to_the_end(c, match_id, seat, lambda req: len(req["labels"]) - 1, worker)
     for t in worker:
         t.join(30)
     match = Match.objects.get(pk=match_id)

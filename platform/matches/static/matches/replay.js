@@ -32,6 +32,9 @@
   let target = {n: 0, frame: "deal"};
   let token = 0; // the latest navigation; older answers are dropped
   let player = null;
+  // The picture on screen, as "step|frame|seat": the server drew step 0 with no seat view,
+  // so the first load does not redraw it (a redraw replaces the element under the reader).
+  let drawn = "0|deal|";
 
   function seat() {
     return seatSelect && seatSelect.value !== "" ? seatSelect.value : "";
@@ -67,9 +70,10 @@
     return typeof value === "string" ? value : JSON.stringify(value);
   }
 
-  function picture(svg, stateText, note) {
+  function picture(key, svg, stateText, note) {
     const figure = field("svg");
-    if (figure) {
+    if (figure && key !== drawn) {
+      drawn = key;
       if (svg) {
         // The SVG comes from the game's own renderer on our server (all text XML-escaped,
         // no scripts, no external references), so inserting it as markup is acceptable.
@@ -118,10 +122,10 @@
     slider.value = current;
     field("step").textContent = current;
     if (frame === "end") {
-      picture(data.round_end.svg, data.round_end.state_text,
+      picture(current + "|end|" + seat(), data.round_end.svg, data.round_end.state_text,
         "End of round " + data.round_end.round + ": the position before the next deal.");
     } else {
-      picture(data.svg, data.state_text, "");
+      picture(current + "|deal|" + seat(), data.svg, data.state_text, "");
     }
     const d = data.decision;
     field("turn").textContent = d ? "#" + d.turn : "before the first decision";
