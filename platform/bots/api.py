@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bots.models import DESCRIPTION_MAX, Bot, BotVersion
-from bots.selectors import with_latest_number
+from bots.selectors import listed, with_latest_number
 from bots.services import DuplicateUpload, create_bot, upload_version
 
 
@@ -115,7 +115,9 @@ class BotListApi(generics.ListCreateAPIView):
     serializer_class = BotSerializer
     filterset_class = BotFilter
     # The newest version number in the same query (no query per row).
-    queryset = with_latest_number(Bot.objects.select_related("owner", "game").order_by("pk"))
+    queryset = with_latest_number(
+        listed(Bot.objects.select_related("owner", "game")).order_by("pk")
+    )
 
     @extend_schema(request=BotCreateSerializer, responses={201: BotSerializer})
     def post(self, request: Request, *args, **kwargs) -> Response:  # type: ignore[no-untyped-def]

@@ -31,6 +31,9 @@ class VersionStatus(models.TextChoices):
     FAILED = "failed", "Failed"  # crashed, timed out or played illegally in qualification
     #: No sandbox that is a security boundary is available for a stranger's code.
     WAITING_SANDBOX = "waiting_sandbox", "Waiting for a sandbox"
+    #: The stand-in for a person at the table (``services.person_version``): never listed,
+    #: never on a ladder, never anyone's opponent; only the play page seats it.
+    PERSON = "person", "A person's seat"
 
 
 class Bot(models.Model):

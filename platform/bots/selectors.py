@@ -10,8 +10,13 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 from bots.models import Bot, BotVersion, VersionStatus
 
 
+def listed(bots: QuerySet[Bot]) -> QuerySet[Bot]:
+    """``bots`` without the stand-ins for people (``VersionStatus.PERSON``): what lists show."""
+    return bots.exclude(versions__status=VersionStatus.PERSON)
+
+
 def bots_for_game(game: Game) -> QuerySet[Bot]:
-    return Bot.objects.filter(game=game).select_related("owner", "game")
+    return listed(Bot.objects.filter(game=game)).select_related("owner", "game")
 
 
 def with_latest_number(bots: QuerySet[Bot]) -> QuerySet[Bot]:
@@ -72,7 +77,7 @@ def playing_versions(
 
 def bots_search(*, query: str = "", game: str = "", owner: str = "") -> QuerySet[Bot]:
     """Bots by name or description words, narrowed by game slug and owner's username."""
-    qs = Bot.objects.select_related("owner", "game").order_by("game__name", "name", "pk")
+    qs = listed(Bot.objects.select_related("owner", "game")).order_by("game__name", "name", "pk")
     if query:
         qs = qs.filter(Q(name__icontains=query) | Q(description__icontains=query))
     if game:

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from arena.botspec import HUMAN
 from bots.models import Bot, BotVersion, VersionStatus
 from bots.signals import version_uploaded
 from bots.validation import validate_bot_file
@@ -144,3 +145,28 @@ def ensure_builtin_bot(*, game: Game, builtin_name: str) -> Bot:
 
 def ensure_builtin_bots(game: Game) -> list[Bot]:
     return [ensure_builtin_bot(game=game, builtin_name=n) for n in game.builtin_bots]
+
+
+#: The name of each game's stand-in for a person (the play page's seats).
+PERSON_BOT_NAME = "human"
+
+
+def person_version(game: Game) -> BotVersion:
+    """The version a person's seat holds in ``game`` (``builtin_name="human"``, status
+    ``person``): a bot row because every seat names a version, but one that no list, ladder,
+    tournament or qualification ever picks (only ``MatchKind.HUMAN`` matches seat it)."""
+    bot, _ = Bot.objects.get_or_create(
+        owner=system_user(),
+        game=game,
+        name=PERSON_BOT_NAME,
+        defaults={
+            "is_builtin": True,
+            "description": "A person playing in the browser (the play page). Never rated.",
+        },
+    )
+    version, _ = BotVersion.objects.get_or_create(
+        bot=bot,
+        number=1,
+        defaults={"builtin_name": HUMAN, "status": VersionStatus.PERSON},
+    )
+    return version

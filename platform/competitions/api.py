@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from bots.models import BotVersion
+from bots.models import BotVersion, VersionStatus
 from catalog.models import Game
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -70,7 +70,9 @@ class TournamentCreateSerializer(serializers.Serializer):
     game = SafeSlugRelatedField(slug_field="slug", queryset=Game.objects.filter(is_active=True))
     name = serializers.CharField(max_length=100)
     entrants = serializers.PrimaryKeyRelatedField(
-        many=True, queryset=BotVersion.objects.select_related("bot"), help_text="bot version ids"
+        many=True,
+        queryset=BotVersion.objects.exclude(status=VersionStatus.PERSON).select_related("bot"),
+        help_text="bot version ids",
     )
     format = serializers.ChoiceField(
         choices=TournamentFormat.choices, default=TournamentFormat.ROUND_ROBIN

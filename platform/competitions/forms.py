@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from bots.models import BotVersion
+from bots.models import BotVersion, VersionStatus
 from catalog.models import Game
 from django import forms
 from matches.services import clamp_seed
@@ -144,6 +144,7 @@ class TournamentForm(forms.Form):
         versions = self.fields["entrants"]
         versions.queryset = (  # type: ignore[attr-defined]
             BotVersion.objects.filter(bot__game=game)
+            .exclude(status=VersionStatus.PERSON)
             .select_related("bot", "bot__owner")
             .order_by("bot__name", "bot__owner__username", "bot_id", "-number")
         )

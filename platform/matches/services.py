@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from bots.models import BotVersion
+from bots.models import BotVersion, VersionStatus
 from catalog.models import Game
 from catalog.services import count_finished_match, set_counters
 from celery.exceptions import SoftTimeLimitExceeded
@@ -99,6 +99,9 @@ def create_match(
             if league
             else MatchKind.STANDALONE
         )
+    if kind != MatchKind.HUMAN and any(v.status == VersionStatus.PERSON for v in versions):
+        # a seat that waits for a person nobody sent: only the play page seats people
+        raise ValidationError("A person's seat can only be taken on the play page, not by a bot.")
     with transaction.atomic():
         match = Match.objects.create(
             game=game,

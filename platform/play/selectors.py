@@ -8,14 +8,13 @@ from catalog.models import Game
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
-from arena.botspec import HUMAN
 from play.models import PlaySeat
 
 
 def opponents(game: Game) -> list[BotVersion]:
     """Bots a person may sit down with: every bot of the game with a version (built-ins and
     uploads, newest version), never the stand-in for people."""
-    return [v for v in latest_versions(bots_for_game(game)) if v.builtin_name != HUMAN]
+    return latest_versions(bots_for_game(game))
 
 
 def my_seats(user: User, limit: int = 50) -> QuerySet[PlaySeat]:

@@ -9,8 +9,8 @@ import time
 from datetime import timedelta
 from typing import Any
 
-from bots.models import Bot, BotVersion
-from bots.services import system_user
+from bots.models import BotVersion, VersionStatus
+from bots.services import person_version
 from catalog.models import Game
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -21,12 +21,9 @@ from django.utils import timezone
 from matches.models import Match, MatchKind, MatchStatus
 from matches.services import create_match, dispatch_match
 
-from arena.botspec import HUMAN
 from play import channel as ch
 from play.models import PlaySeat
 
-#: The bot standing for "a person" in each game (owned by the platform, never rated).
-HUMAN_BOT_NAME = "human"
 _OPEN = (MatchStatus.QUEUED, MatchStatus.RUNNING, MatchStatus.RECORDING)
 
 
@@ -45,23 +42,6 @@ def daily_limit() -> int:
     return int(getattr(settings, "ARENA_HUMAN_DAILY_LIMIT", 30))
 
 
-def human_version(game: Game) -> BotVersion:
-    """The per-game version that a person's seat holds (``builtin_name="human"``)."""
-    bot, _ = Bot.objects.get_or_create(
-        owner=system_user(),
-        game=game,
-        name=HUMAN_BOT_NAME,
-        defaults={
-            "is_builtin": True,
-            "description": "A person playing in the browser (the play page). Never rated.",
-        },
-    )
-    version, _ = BotVersion.objects.get_or_create(
-        bot=bot, number=1, defaults={"builtin_name": HUMAN}
-    )
-    return version
-
-
 def start_match(
     *,
     user: User,
@@ -75,7 +55,7 @@ def start_match(
     if not any(s is None for s in seats):
         raise PlayError("Take at least one seat yourself.")
     for v in seats:
-        if v is not None and (v.builtin_name == HUMAN or v.bot.game_id != game.pk):
+        if v is not None and (v.status == VersionStatus.PERSON or v.bot.game_id != game.pk):
             raise PlayError(f"{v.label} cannot play {game.name} here.")
     with transaction.atomic():
         # one user's starts queue up on their own row, so two at once cannot both pass the limit
@@ -96,7 +76,7 @@ def start_match(
                 f"{daily_limit()}): come back later.",
                 429,
             )
-        human = human_version(game)
+        human = person_version(game)
         try:
             match = create_match(
                 game=game,

@@ -98,8 +98,9 @@ def _stuck(match_id: int, seat: int, refusal: str, threads: list[threading.Threa
     req = c.get(ch.key(match_id, seat, "req"))
     turn = req["turn"] if req else None
     match = Match.objects.filter(pk=match_id).values("status", "error", "attempts").first()
+    answer = c.get(ch.key(match_id, seat, f"ans:{turn}"))
     lines = [
-        f"match {match}, pending turn {turn}, answer {c.get(ch.key(match_id, seat, f'ans:{turn}'))!r}",
+        f"match {match}, pending turn {turn}, answer {answer!r}",
         f"cache {type(c).__name__}, last refusal: {refusal}",
     ]
     frames = sys._current_frames()
