@@ -18,7 +18,12 @@ def render_text(state_json: dict[str, JSON]) -> str:
     """Every zone of the state, including hidden ones (hands, draw pile), in a few lines."""
     s = TrndState.from_json(state_json)  # validates, with a clear error for bad input
     m = [_SHORT[t] if t >= 0 else "---" for t in s.market]
-    status = f"over ({s.reason})" if s.is_over() else f"seat {s.seat} to play, {s.phase}"
+    if s.is_over():
+        status = f"over ({s.reason})"
+    elif s.between_rounds():
+        status = f"round {s.round} over, the next deal is coming"
+    else:
+        status = f"seat {s.seat} to play, {s.phase}"
     lines = [
         f"TRND  round {s.round}/{s.max_rounds}  target {s.target}  start seat {s.start_seat}"
         f"  {status}",
@@ -30,7 +35,7 @@ def render_text(state_json: dict[str, JSON]) -> str:
         f"          {m[6]} {m[5]} {m[4]}",
     ]
     for seat in range(s.n):
-        mark = ">" if seat == s.seat and not s.is_over() else " "
+        mark = ">" if seat == s.current_seat() and not s.between_rounds() else " "
         out = s.out[seat]
         held = f"cleared {out[1]}x{_SHORT[out[0]]}" if out else _hand(s.hands[seat])
         lines.append(

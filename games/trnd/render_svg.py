@@ -240,7 +240,7 @@ def _seat_panel(s: TrndState, seat: int, y: float) -> list[str]:
     x, w = PANEL_X, PANEL_W
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
     over = s.is_over()
-    to_act = not over and s.seat == seat
+    to_act = not over and not s.between_rounds() and s.seat == seat
     out_set = s.out[seat]
     out = [
         _rect(
@@ -437,6 +437,8 @@ def render_svg(state_json: dict[str, JSON]) -> str:
         winner = res.ranks.index(1)
         why = "" if s.reason == "normal" else " (round limit)"
         status = f"game over{why}: Seat {winner} wins"
+    elif s.between_rounds():
+        status = f"end of round {s.round}: points settled"
     elif s.phase == "discard":
         status = f"Seat {s.seat} discards"
     else:

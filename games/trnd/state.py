@@ -136,6 +136,11 @@ class TrndState(GameState):
     def is_over(self) -> bool:
         return self.phase == OVER
 
+    def between_rounds(self) -> bool:
+        """True for the position a viewer keeps just before a deal (``keep_round_end_position``):
+        this round's points are settled (its history row is written) and nobody acts in it."""
+        return not self.is_over() and len(self.history) >= self.round
+
     def legal_actions(self) -> list[Action]:
         if self.phase == CHOOSE:
             if can_discard(self.hands[self.seat], self.pile[-1]):

@@ -172,3 +172,25 @@ def test_fast_enough() -> None:
         render_svg(d)
     per_picture = (time.perf_counter() - start) / len(data)
     assert per_picture < 0.02, f"{per_picture * 1000:.1f} ms per picture"
+
+
+def test_the_position_between_rounds_shows_nobody_to_act() -> None:
+    """The position a replay viewer keeps before a deal (round points settled) is nobody's turn:
+    no seat is marked to act, the status says the round ended; live positions mark one seat."""
+    from games.trnd.render import render_text
+
+    state = GAME.new_game(3, 5, {"max_rounds": 3})
+    kept = 0
+    while not state.is_over():
+        live = render_svg(state.to_json())
+        assert live.count(">to act<") + live.count(">discarding<") == 1
+        _, before_deal = state.apply_keeping_round_end(state.legal_actions()[0])
+        if before_deal is not None:
+            kept += 1
+            svg = render_svg(before_deal)
+            assert ">to act<" not in svg and ">discarding<" not in svg
+            assert f"end of round {before_deal['round']}" in svg
+            text = render_text(before_deal)
+            assert f"round {before_deal['round']} over" in text
+            assert not any(line.startswith(">") for line in text.splitlines())
+    assert kept == 2  # three rounds: two deals after the first
