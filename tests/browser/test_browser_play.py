@@ -98,7 +98,12 @@ def _click_to_the_end(page: Any, worker: WorkerProcess, pick: str = "first") -> 
                 pass
         else:
             page.wait_for_timeout(100)
-    raise AssertionError(f"the game did not end: {worker.stderr_tail()}")
+    # How far it got tells a slow game from a stuck one.
+    row = Match.objects.filter(pk=_match_id(page)[0]).values("status", "error").first()
+    raise AssertionError(
+        f"the game did not end after {clicks} clicks; match {row}; the page says "
+        f"{status.inner_text()!r}; the worker: {worker.stderr_tail()}"
+    )
 
 
 def _verify(match: Match, tmp_path: Path) -> None:
@@ -151,7 +156,6 @@ def test_a_whole_solo_trishaw_frenzy_game_by_clicking(
     page.wait_for_url(f"**/matches/{match_id}/")
 
 
-@pytest.mark.alone
 def test_a_whole_trnd_game_against_two_builtins_by_clicking(
     page: Any, worker: WorkerProcess, tmp_path: Path
 ) -> None:
@@ -165,6 +169,9 @@ def test_a_whole_trnd_game_against_two_builtins_by_clicking(
     # you, the greedy bot whose page this came from, and a random built-in
     random_v = Bot.objects.get(game__slug="trnd", name="random", is_builtin=True).latest_version()
     page.select_option("select[name=seat_2]", str(random_v.pk))
+    # a short game (at most two rounds) through the game's own options on the same form
+    page.get_by_text("Game options").click()  # a closed <details> until opened
+    page.fill("#option_max_rounds", "2")
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url("**/play/*/0/")
     match_id, _ = _match_id(page)
@@ -173,6 +180,7 @@ def test_a_whole_trnd_game_against_two_builtins_by_clicking(
     clicks = _click_to_the_end(page, worker, pick="last")
     match = _finished(match_id, worker)
     assert match.status == MatchStatus.FINISHED, match.error
+    assert match.options["max_rounds"] == 2
     assert [s.bot_version.bot.name for s in match.seats.order_by("seat")] == [
         "human",
         "greedy",

@@ -89,9 +89,11 @@ def _builtin(game: str, name: str) -> str:
     return str(version.pk)
 
 
-def _stuck(match_id: int, seat: int, refusal: str, threads: list[threading.Thread]) -> str:
-    """What to say when a game does not end: the match row, the pending request and its
-    answer in the play cache, the last refusal, and where each worker thread is."""
+def _stuck(
+    match_id: int, seat: int, decisions: int, refusal: str, threads: list[threading.Thread]
+) -> str:
+    """What to say when a game does not end: how far it got, the match row, the pending
+    request and its answer in the play cache, the last refusal, where each worker thread is."""
     import traceback
 
     c = ch.play_cache()
@@ -100,7 +102,7 @@ def _stuck(match_id: int, seat: int, refusal: str, threads: list[threading.Threa
     match = Match.objects.filter(pk=match_id).values("status", "error", "attempts").first()
     answer = c.get(ch.key(match_id, seat, f"ans:{turn}"))
     lines = [
-        f"match {match}, pending turn {turn}, answer {answer!r}",
+        f"{decisions} decisions answered; match {match}, pending turn {turn}, answer {answer!r}",
         f"cache {type(c).__name__}, last refusal: {refusal}",
     ]
     frames = sys._current_frames()
@@ -141,10 +143,10 @@ def _play_to_the_end(
                 time.sleep(0.05)
         else:
             time.sleep(0.05)
-    raise AssertionError(f"the match did not end: {_stuck(match_id, seat, refusal, threads)}")
+    stuck = _stuck(match_id, seat, decisions, refusal, threads)
+    raise AssertionError(f"the match did not end: {stuck}")
 
 
-@pytest.mark.alone
 def test_a_person_plays_a_whole_solo_trishaw_frenzy_match(
     games: Any, user: Any, worker: list[threading.Thread]
 ) -> None:
