@@ -177,6 +177,8 @@ if _proxy_header:
 NUM_PROXIES = env_int("NUM_PROXIES", 0)
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    # Load balancers and orchestrators probe over plain HTTP inside the network.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
@@ -254,6 +256,8 @@ if EMBEDDED_BROKER:
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "data_folder_in": str(_queue),
         "data_folder_out": str(_queue),
+        # kombu's exchange tables (else a "control" folder in the working directory)
+        "control_folder": str(DATA_DIR / "broker-control"),
         "store_processed": False,
     }
 else:

@@ -14,12 +14,15 @@ PROBE = """
 import json, django
 django.setup()
 from django.conf import settings
+from meeple.celery import app
 db = settings.DATABASES["default"]
 print(json.dumps({
     "engine": db["ENGINE"], "name": str(db["NAME"]), "debug": settings.DEBUG,
     "eager": settings.CELERY_TASK_ALWAYS_EAGER, "broker": settings.CELERY_BROKER_URL,
     "sandbox": settings.ARENA_SANDBOX, "hosts": settings.ALLOWED_HOSTS,
     "secret": settings.SECRET_KEY,
+    # what the Celery app the site sends with really does (not only what settings say)
+    "app_eager": app.conf.task_always_eager, "app_broker": app.conf.broker_url,
 }))
 """
 
@@ -60,6 +63,8 @@ def test_defaults_need_no_service(tmp_path: Path) -> None:
     assert s["debug"] is True
     # No broker service: a folder on this machine carries the tasks to the demo's worker.
     assert s["eager"] is False and s["broker"] == "filesystem://"
+    # ... and the app sends there: no web request or command runs a task in its own process
+    assert s["app_eager"] is False and s["app_broker"] == "filesystem://"
     assert s["sandbox"] == "auto"
     assert "127.0.0.1" in s["hosts"]
 
@@ -79,6 +84,7 @@ def test_environment_overrides(tmp_path: Path) -> None:
     assert s["engine"] == "django.db.backends.postgresql"
     assert s["name"] == "arena"
     assert s["eager"] is False and s["broker"] == "redis://broker:6379/0"
+    assert s["app_eager"] is False and s["app_broker"] == "redis://broker:6379/0"
     assert s["sandbox"] == "docker"
     assert s["debug"] is False
     assert s["hosts"] == ["arena.example", "www.arena.example"]
