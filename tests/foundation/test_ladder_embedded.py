@@ -9,6 +9,7 @@ import contextlib
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -144,3 +145,9 @@ def test_demo_serve_qualifies_and_places_an_upload(demo_site: tuple[str, Path]) 
     versions = api.get(f"{base}/api/bots/{bot_id}/versions/", timeout=10).json()
     assert versions[0]["status"] == "active"
     assert "carols" in requests.get(f"{base}/games/trnd/", timeout=10).text
+    # Played by the worker the demo started (its Celery node name), none inside a request.
+    with contextlib.closing(sqlite3.connect(log.parent / "arena.sqlite3")) as db:
+        workers = {
+            w for (w,) in db.execute("SELECT worker FROM matches_match WHERE status = 'finished'")
+        }
+    assert workers and all(w.startswith("embedded-") for w in workers), workers

@@ -172,7 +172,8 @@ class Command(BaseCommand):
             self._run(opts, served)
 
     def _run(self, opts: dict[str, Any], served: tuple[str, str] | None) -> None:
-        # Eager mode runs the tasks here; Celery's per-task INFO lines would bury the bars.
+        # Eager mode (CELERY_TASK_ALWAYS_EAGER) runs the tasks here; Celery's per-task INFO
+        # lines would bury the bars.
         logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
         games = {g.slug: g for g in sync_games()}
         chosen = opts["games"] or list(games)
@@ -211,7 +212,8 @@ class Command(BaseCommand):
             return
         console.print(
             "\n[bold green]Done.[/bold green] See the matches, replays and leaderboards: run "
-            "[bold]python manage.py runserver[/bold] (or [bold]runserver 8001[/bold] for "
-            "another port) and open [link]http://127.0.0.1:8000/[/link], or serve "
-            "straight away next time with [bold]demo --serve [ADDR:]PORT[/bold]."
+            "[bold]python manage.py serve[/bold] (or [bold]serve 8001[/bold] for another port: "
+            "the site with the worker that plays its matches) and open "
+            "[link]http://127.0.0.1:8000/[/link], or serve straight away next time with "
+            "[bold]demo --serve [ADDR:]PORT[/bold]."
         )
