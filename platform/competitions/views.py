@@ -4,6 +4,7 @@ are for organisers (``competitions.permissions``); the services do the work."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import cast
 
 from catalog.models import Game
@@ -81,23 +82,34 @@ def _tournament_page(
 ) -> HttpResponse:
     matches = filter_matches().filter(tournament=t).order_by("pk")
     counts = {row["status"]: row["n"] for row in t.matches.values("status").annotate(n=Count("pk"))}
+    entrant_count = t.entrants.count()
     return render(
         request,
         "competitions/detail.html",
         {
             "t": t,
-            "rows": tournament_standings(t),
+            # Read only when the tables are drawn (a cache miss): the template calls it.
+            "rows": partial(tournament_standings, t),
+            "standings_stamp": standings_stamp(t, counts, entrant_count),
             "matches": matches[:MATCHES_SHOWN],
             "match_total": sum(counts.values()),
             "counts": counts,
             "progress": match_progress(t.matches.all()),
             "can_start": t.status == TournamentStatus.DRAFT and may_start(request.user, t),
-            "entrant_count": t.entrants.count(),
+            "entrant_count": entrant_count,
             "eager": settings.CELERY_TASK_ALWAYS_EAGER,
             "start_error": start_error,
         },
         status=status,
     )
+
+
+def standings_stamp(t: Tournament, counts: dict[str, int], entrants: int) -> str:
+    """What the standings of ``t`` depend on: they change only when a match is scheduled or
+    changes status (its entries are updated in the same transaction), so the drawn table is
+    cached under this stamp (drawing 64 rows costs more than all the page's queries)."""
+    by_status = ",".join(f"{k}{v}" for k, v in sorted(counts.items()))
+    return f"{t.status}.{entrants}.{t.current_round}.{t.scheduled_matches}.{by_status}"
 
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:

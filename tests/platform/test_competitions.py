@@ -137,3 +137,39 @@ def test_run_tournament_command(trnd, three_versions, capsys) -> None:
     assert "Cmd Cup" in capsys.readouterr().out
     with pytest.raises(CommandError, match="no tournament 999"):
         call_command("run_tournament", "999")
+
+
+def test_tournament_page_standings_follow_each_recorded_match(
+    trnd, three_versions, django_capture_on_commit_callbacks, client
+) -> None:
+    """The standings table is drawn once per state of the tournament (a cached fragment):
+    every recorded match changes what the page shows."""
+    import re
+
+    from matches.services import dispatch_match
+
+    t = create_tournament(
+        organiser=three_versions[0].bot.owner,
+        game=trnd,
+        name="Cached cup",
+        entrants=three_versions,
+        players_per_match=3,
+        games_per_pairing=2,
+        seed=5,
+    )
+    start_tournament(t, dispatch=False)
+
+    def played_and_wins() -> list[tuple[int, int]]:
+        page = client.get(f"/tournaments/{t.pk}/").content.decode()
+        table = page.split("<h2>Standings</h2>", 1)[1].split("</table>", 1)[0]
+        cells = re.findall(r'<td class="num">(\d+)</td><td class="num">(\d+)</td>', table)
+        return [(int(p), int(w)) for p, w in cells]
+
+    assert played_and_wins() == [(0, 0)] * 3
+    assert played_and_wins() == [(0, 0)] * 3  # drawn from the cache, same answer
+    for n, match in enumerate(Match.objects.filter(tournament=t).order_by("pk"), start=1):
+        with django_capture_on_commit_callbacks(execute=True):
+            dispatch_match(match)
+        rows = played_and_wins()
+        assert [p for p, _ in rows] == [n] * 3
+        assert sum(w for _, w in rows) >= n

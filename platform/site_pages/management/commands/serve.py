@@ -12,7 +12,6 @@ from typing import Any
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
-
 from meeple.workers import background_workers
 
 
