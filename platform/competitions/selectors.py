@@ -114,6 +114,13 @@ def league_standings(
     ]
 
 
+def table_stamp_key(league_id: int) -> str:
+    """The ``meeple.stamps`` number of a league's standings: bumped after each recorded match
+    of the league commits (``services.league_match_ended``); the page caches its drawn table
+    under it."""
+    return f"league-table:{league_id}"
+
+
 def seasons_of(league: League) -> QuerySet[Season]:
     return league.seasons.order_by("-number")
 

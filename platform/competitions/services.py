@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from matches.models import Match, MatchStatus
 from matches.services import clamp_seed, create_match, dispatch_match
+from meeple import stamps
 
 from arena.formats import (
     FORMAT_NAMES,
@@ -45,6 +46,7 @@ from competitions.models import (
     TournamentFormat,
     TournamentStatus,
 )
+from competitions.selectors import table_stamp_key
 from games.base import GameError
 from games.registry import get_game
 from games.rng import derive_seed
@@ -501,6 +503,8 @@ def league_match_ended(match: Match, seats: Sequence[Any]) -> None:
     bot_ids = [s.bot_version.bot_id for s in seats]
     if len(set(bot_ids)) != len(bot_ids):
         return  # one bot in two seats: not a league match the table can count
+    key = table_stamp_key(match.league_id)
+    transaction.on_commit(lambda: stamps.bump(key))
     for scope in (season, None):
         LeagueStanding.objects.bulk_create(
             [LeagueStanding(league_id=match.league_id, season=scope, bot_id=b) for b in bot_ids],

@@ -17,6 +17,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from matches.selectors import filter_matches
+from meeple import stamps
 from meeple.limits import error_response
 
 from competitions.forms import LeagueForm, TournamentForm
@@ -27,6 +28,7 @@ from competitions.selectors import (
     match_progress,
     next_round_at,
     seasons_of,
+    table_stamp_key,
     tournament_standings,
     tournaments_with_counts,
 )
@@ -208,7 +210,9 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "season": seasons[0] if seasons else None,
             "seasons": seasons,
             "shown_season": shown,
-            "rows": league_standings(lg, shown, limit=LEAGUE_ROWS_SHOWN),
+            # Read only when the table is drawn (a cache miss): the template calls it.
+            "rows": partial(league_standings, lg, shown, limit=LEAGUE_ROWS_SHOWN),
+            "table_stamp": stamps.current(table_stamp_key(lg.pk)),
             # The latest round's progress: the history is not counted on every view.
             "progress": match_progress(lg.matches.filter(round=lg.rounds_played)),
             "matches": filter_matches().filter(league=lg)[:LEAGUE_MATCHES_SHOWN],

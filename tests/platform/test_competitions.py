@@ -173,3 +173,35 @@ def test_tournament_page_standings_follow_each_recorded_match(
         rows = played_and_wins()
         assert [p for p, _ in rows] == [n] * 3
         assert sum(w for _, w in rows) >= n
+
+
+def test_league_page_table_follows_each_recorded_match(
+    games, django_capture_on_commit_callbacks, client
+) -> None:
+    """The league's table is drawn once per version (``meeple.stamps``, bumped after each
+    recorded match commits): the page shows every match as soon as it is recorded, for the
+    season and all time."""
+    import re
+
+    from competitions.management.commands.demo import demo_entrants
+    from matches.services import dispatch_match
+
+    game = games["manhattan-traffiq"]
+    demo_entrants(game, 2)
+    league = League.objects.create(game=game, name="Cached", every_hours=6, players_per_match=2)
+    matches = run_league_round(league, dispatch=False)
+    assert len(matches) == 2
+
+    def played(query: str = "") -> int:
+        page = client.get(f"/tournaments/leagues/{league.pk}/{query}").content.decode()
+        table = page.split("<h2>Standings", 1)[1].split("</table>", 1)[0]
+        cells = re.findall(r'<td class="num">(\d+)</td><td class="num">\d+</td>', table)
+        return sum(int(p) for p in cells)
+
+    assert played() == 0 and played("?season=1") == 0
+    for n, match in enumerate(matches, start=1):
+        with django_capture_on_commit_callbacks(execute=True):
+            dispatch_match(match)
+        assert played() == 2 * n  # two seats a match
+        assert played("?season=1") == 2 * n
+        assert played() == 2 * n  # again, from the cache
