@@ -4,6 +4,7 @@ by ``ladder.views``)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import cast
 
 from catalog.selectors import active_games
@@ -20,6 +21,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from ladder import selectors as ladder_selectors
 from matches.selectors import filter_matches
+from meeple import stamps
 from meeple.throttles import web_throttle
 from ratings.models import Rating
 
@@ -70,6 +72,11 @@ def my_bots(request: HttpRequest) -> HttpResponse:
     return render(request, "bots/mine.html", {"rows": rows})
 
 
+def _chart(bot: Bot) -> str:
+    history = ladder_selectors.rating_history(bot)
+    return mark_safe(rating_chart_svg([p.elo for p in history]))
+
+
 def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     bot = get_object_or_404(Bot.objects.select_related("owner", "game", "pinned_version"), pk=pk)
     is_owner = request.user == bot.owner
@@ -77,7 +84,6 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
     qualification = ladder_selectors.qualification_matches(versions)
     for v in versions:
         v.qualification_match_id = qualification.get(v.pk)  # type: ignore[attr-defined]
-    history = ladder_selectors.rating_history(bot)
     own_bots = (
         list(
             Bot.objects.filter(owner=request.user, game=bot.game)
@@ -96,9 +102,12 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "playing": bot.playing_version(),
             "rating": Rating.objects.filter(bot=bot, game=bot.game).first(),
             "entry": ladder_selectors.ladder_entry(bot),
-            "chart": mark_safe(rating_chart_svg([p.elo for p in history])),
-            "form_rows": ladder_selectors.recent_form(bot),
-            "head_to_head": ladder_selectors.head_to_head(bot),
+            # Read only when the history parts are drawn (a cache miss): the template calls
+            # them; they change only when a match of the bot is recorded.
+            "history_stamp": stamps.current(ladder_selectors.history_stamp_key(bot.pk)),
+            "chart": partial(_chart, bot),
+            "form_rows": partial(ladder_selectors.recent_form, bot),
+            "head_to_head": partial(ladder_selectors.head_to_head, bot),
             "matches": filter_matches(bot=bot.pk)[:15],
             "is_owner": is_owner,
             "own_bots": own_bots,

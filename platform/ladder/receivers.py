@@ -8,10 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from bots.signals import version_uploaded
+from django.db import transaction
 from django.dispatch import receiver
 from matches.signals import match_failed, match_finished
+from meeple import stamps
 
 from ladder import services
+from ladder.selectors import history_stamp_key
 
 
 @receiver(version_uploaded, dispatch_uid="ladder.qualify_upload")
@@ -29,8 +32,22 @@ def _qualify_upload(sender: Any, version: Any, **_: Any) -> None:
 @receiver(match_finished, dispatch_uid="ladder.match_finished")
 def _finished(sender: Any, match: Any, **_: Any) -> None:
     services.match_finished(match)
+    _history_changed(match)
 
 
 @receiver(match_failed, dispatch_uid="ladder.match_failed")
 def _failed(sender: Any, match: Any, **_: Any) -> None:
     services.match_finished(match)
+    _history_changed(match)
+
+
+def _history_changed(match: Any) -> None:
+    # Inside the recording transaction: the bots' pages draw afresh once it commits.
+    bot_ids = set(match.seats.values_list("bot_version__bot_id", flat=True))
+    keys = [history_stamp_key(b) for b in bot_ids]
+    transaction.on_commit(lambda: _bump_all(keys))
+
+
+def _bump_all(keys: list[str]) -> None:
+    for key in keys:
+        stamps.bump(key)

@@ -95,6 +95,13 @@ class HeadToHead:
     level: int = 0
 
 
+def history_stamp_key(bot_id: int) -> str:
+    """The ``meeple.stamps`` number of a bot's match history (rating chart, recent form, head
+    to head): bumped after each recorded match of the bot commits (``receivers``); its page
+    caches those drawn parts under it."""
+    return f"bot-history:{bot_id}"
+
+
 def head_to_head(bot: Bot, *, recent: int = 200, top: int = 5) -> list[HeadToHead]:
     """Records against the bots met most in the last ``recent`` finished matches: who finished
     ahead, seat by seat (two queries, bounded by ``recent``)."""

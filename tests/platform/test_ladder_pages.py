@@ -188,3 +188,27 @@ def test_schema_lists_the_ladder_endpoints() -> None:
         "/api/challenges/",
     ):
         assert path in schema, path
+
+
+def test_bot_page_history_follows_each_recorded_match(played: Bot, rounds) -> None:
+    """The chart, form and head to head are drawn once per version of the bot's history
+    (``meeple.stamps``, bumped after each recorded match of the bot commits)."""
+    import re
+
+    from ladder.selectors import recent_form
+
+    def form_strip() -> list[str]:
+        page = Client().get(f"/bots/{played.pk}/").content.decode()
+        strip = page.split('<p class="form-strip">', 1)[1].split("</p>", 1)[0]
+        return re.findall(r'title="match #(\d+)', strip)
+
+    before = form_strip()
+    assert before == form_strip()  # drawn from the cache
+    assert before == [str(f.match_id) for f in recent_form(played)]
+    for _ in range(3):
+        rounds(played.game, 1, seed=11)
+        now = [str(f.match_id) for f in recent_form(played)]
+        if now != before:
+            break
+    assert now != before, "the bot played no new match"
+    assert form_strip() == now
