@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 from ladder import selectors as ladder_selectors
-from matches.selectors import filter_matches
+from matches.selectors import match_rows
 from meeple import stamps
 from meeple.throttles import web_throttle
 from ratings.models import Rating
@@ -65,7 +65,7 @@ def my_bots(request: HttpRequest) -> HttpResponse:
             "bot": b,
             "versions": by_bot.get(b.pk, []),
             "entry": entries.get(b.pk),
-            "matches": filter_matches(bot=b.pk)[:5],
+            "matches": match_rows(bot=b.pk)[:5],
         }
         for b in bots
     ]
@@ -108,7 +108,7 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "chart": partial(_chart, bot),
             "form_rows": partial(ladder_selectors.recent_form, bot),
             "head_to_head": partial(ladder_selectors.head_to_head, bot),
-            "matches": filter_matches(bot=bot.pk)[:15],
+            "matches": match_rows(bot=bot.pk)[:15],
             "is_owner": is_owner,
             "own_bots": own_bots,
             "other_opponents": ladder_selectors.challenge_candidates(bot),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from matches.selectors import filter_matches
+from matches.selectors import match_rows
 from ratings.selectors import leaderboard
 
 from arena.newbot import starter_zip
@@ -57,7 +57,7 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "my_bots": mine,
             "in_placement": board.in_placement,
             "suspended": board.suspended,
-            "matches": filter_matches(game=game.slug)[:10],
+            "matches": match_rows(game=game.slug)[:10],
             "tournaments": game.tournaments.order_by("-created_at")[:5],
         },
     )

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from matches.selectors import filter_matches
+from matches.selectors import match_rows
 from meeple import stamps
 from meeple.limits import error_response
 
@@ -82,7 +82,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def _tournament_page(
     request: HttpRequest, t: Tournament, *, start_error: list[str] | None = None, status: int = 200
 ) -> HttpResponse:
-    matches = filter_matches().filter(tournament=t).order_by("pk")
+    matches = match_rows().filter(tournament=t).order_by("pk")
     counts = {row["status"]: row["n"] for row in t.matches.values("status").annotate(n=Count("pk"))}
     entrant_count = t.entrants.count()
     return render(
@@ -215,7 +215,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "table_stamp": stamps.current(table_stamp_key(lg.pk)),
             # The latest round's progress: the history is not counted on every view.
             "progress": match_progress(lg.matches.filter(round=lg.rounds_played)),
-            "matches": filter_matches().filter(league=lg)[:LEAGUE_MATCHES_SHOWN],
+            "matches": match_rows().filter(league=lg)[:LEAGUE_MATCHES_SHOWN],
             "can_organise": may_run_league(request.user, lg),
         },
     )

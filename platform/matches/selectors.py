@@ -18,15 +18,26 @@ def _with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
     )
 
 
+def _as_rows(qs: QuerySet[Match]) -> QuerySet[Match]:
+    """Only what a table of matches on a page shows (site_pages/_match_rows.html): no JSON
+    column decoded, no rating changes, four columns of each seat."""
+    seats = (
+        MatchSeat.objects.select_related("bot_version__bot")
+        .only("match", "seat", "rank", "score", "bot_version__bot__name")
+        .order_by("seat")
+    )
+    return (
+        qs.select_related("game")
+        .only("id", "status", "created_at", "game__name", "game__slug")
+        .prefetch_related(Prefetch("seats", seats))
+    )
+
+
 def latest_matches(limit: int = 10) -> QuerySet[Match]:
-    return _with_seats(Match.objects.order_by("-id"))[:limit]
+    return _as_rows(Match.objects.order_by("-id"))[:limit]
 
 
-def filter_matches(
-    *, game: str | None = None, bot: int | None = None, status: str | None = None
-) -> QuerySet[Match]:
-    """Matches, newest first, narrowed by game slug, bot id and status (each optional).
-    A bot's matches are found through its seats (a subquery, not a join: no DISTINCT)."""
+def _narrowed(game: str | None, bot: int | None, status: str | None) -> QuerySet[Match]:
     qs = Match.objects.order_by("-id")
     if game:
         qs = qs.filter(game__slug=game)
@@ -35,7 +46,23 @@ def filter_matches(
         qs = qs.filter(pk__in=seats)
     if status:
         qs = qs.filter(status=status)
-    return _with_seats(qs)
+    return qs
+
+
+def filter_matches(
+    *, game: str | None = None, bot: int | None = None, status: str | None = None
+) -> QuerySet[Match]:
+    """Matches, newest first, narrowed by game slug, bot id and status (each optional), with
+    everything about their seats (the API). A bot's matches are found through its seats (a
+    subquery, not a join: no DISTINCT)."""
+    return _with_seats(_narrowed(game, bot, status))
+
+
+def match_rows(
+    *, game: str | None = None, bot: int | None = None, status: str | None = None
+) -> QuerySet[Match]:
+    """``filter_matches`` for the tables of the pages: only the columns they show."""
+    return _as_rows(_narrowed(game, bot, status))
 
 
 def match_detail(pk: int) -> Match:

@@ -16,7 +16,7 @@ from meeple.limits import error_response
 
 from matches import replay_steps, replays
 from matches.models import Match, MatchStatus
-from matches.selectors import filter_matches, keyset_page, match_detail
+from matches.selectors import keyset_page, match_detail, match_rows
 
 PAGE_SIZE = 25
 #: Rendered steps of finished matches: kept a day in Django's cache, a day in browsers.
@@ -45,7 +45,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
     bot_raw = str(bot) if bot is not None else ""
     # Keyset pages (?before=id / ?after=id): the same cost at any depth, no COUNT(*).
     page = keyset_page(
-        filter_matches(game=game, bot=bot, status=status),
+        match_rows(game=game, bot=bot, status=status),
         before=filters.cleaned_data["before"],
         after=filters.cleaned_data["after"],
         size=PAGE_SIZE,
