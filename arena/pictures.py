@@ -13,7 +13,7 @@ from games.registry import get_game
 Renderer = Callable[[dict[str, Any]], str]
 
 
-def _find(slug: str, module: str, function: str) -> Renderer | None:
+def _find(slug: str, module: str, function: str) -> Callable[..., Any] | None:
     try:
         package = type(get_game(slug)).__module__.rpartition(".")[0]
     except GameError:
@@ -34,6 +34,17 @@ def render_text(slug: str, state_json: dict[str, Any]) -> str | None:
 def render_svg(slug: str, state_json: dict[str, Any]) -> str | None:
     fn = _find(slug, "render_svg", "render_svg")
     return None if fn is None else fn(state_json)
+
+
+def action_targets(slug: str, state_json: dict[str, Any], actions: list[Any]) -> list[str | None]:
+    """The part of ``render_svg``'s picture each action is about (a CSS selector over its
+    ``data-`` attributes; None: none), from the game's ``render_svg.action_targets`` if it has
+    one, so that a person can click the board instead of a button."""
+    fn = _find(slug, "render_svg", "action_targets")
+    found = fn(state_json, actions) if fn is not None else None
+    if not isinstance(found, list) or len(found) != len(actions):
+        return [None] * len(actions)
+    return [t if isinstance(t, str) and t else None for t in found]
 
 
 def seat_view(state: GameState, seat: int, seed: int) -> dict[str, Any]:

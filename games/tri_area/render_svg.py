@@ -542,3 +542,14 @@ def render_svg(state_json: dict[str, JSON]) -> str:
     out.extend(_legend(height - 16))
     out.append("</svg>")
     return "".join(out)
+
+
+def action_targets(state_json: dict[str, JSON], actions: list[JSON]) -> list[str | None]:
+    """For a person at the table: the board square each legal action builds on, as a CSS
+    selector over the ``data-square`` groups drawn here (None: not about a square), so that
+    the play page can take a click on the board."""
+    out: list[str | None] = []
+    for a in actions:
+        square = a.get("square") if isinstance(a, dict) else None
+        out.append(None if not isinstance(square, int) else f'[data-square="{square}"]')
+    return out

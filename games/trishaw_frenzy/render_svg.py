@@ -165,7 +165,7 @@ def _tiles(tiles: list[list[int]], highlight: set[int]) -> list[str]:
     for p, (t, turns) in enumerate(tiles):
         x, y = _xy((p // 3) * 3 * N + (p % 3) * 3)
         out.append(
-            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="none" '
+            f'<rect data-tile="{p}" x="{x}" y="{y}" width="{size}" height="{size}" fill="none" '
             f'stroke="{INK}" stroke-width="3"><title>tile {p}: {TILE_IDS[t]}, turned '
             f"{90 * turns}\u00b0 clockwise</title></rect>"
         )
@@ -389,3 +389,14 @@ def _colour(s: dict[str, Any], t: int) -> str:
 def _progress(s: dict[str, Any], t: int) -> int:
     r, v = s["route"]
     return ROUTE_INDEX[r][v][s["pos"][t]]
+
+
+def action_targets(state_json: dict[str, Any], actions: list[Any]) -> list[str | None]:
+    """For a person at the table: the tile each legal rotation turns, as a CSS selector over
+    the ``data-tile`` borders drawn here (None: not about one tile), so that the play page can
+    take a click on the board (which way to turn it: the buttons)."""
+    out: list[str | None] = []
+    for a in actions:
+        rotate = isinstance(a, dict) and a.get("type") == "rotate"
+        out.append(f'[data-tile="{a["tile"]}"]' if rotate else None)
+    return out

@@ -456,3 +456,23 @@ def render_svg(state_json: dict[str, JSON]) -> str:
     out.extend(_history(s, panels_end + 8))
     out.append("</svg>")
     return "".join(out)
+
+
+def action_targets(state_json: dict[str, JSON], actions: list[JSON]) -> list[str | None]:
+    """For a person at the table: the part of this picture each legal action is about, as a
+    CSS selector over the ``data-`` attributes drawn here (None: no such part), so that the
+    play page can take a click on the board: a market slot takes that card, the draw pile
+    draws, a card type in the acting seat's hand discards it (how many: the buttons)."""
+    seat = TrndState.from_json(state_json).seat
+    out: list[str | None] = []
+    for a in actions:
+        kind = a.get("type") if isinstance(a, dict) else None
+        if kind == "draw":
+            out.append('[data-zone="draw"]')
+        elif kind == "take":
+            out.append(f'[data-slot="{a["slot"]}"]')
+        elif kind == "discard":
+            out.append(f'[data-seat="{seat}"] [data-card="{a["card"]}"]')
+        else:
+            out.append(None)
+    return out

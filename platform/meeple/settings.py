@@ -248,8 +248,9 @@ AXES_DISABLE_ACCESS_LOG = True
 # (kombu's filesystem transport: no service to install) and `manage.py demo --serve` starts the
 # worker and the beat schedule; with redis://... workers run on any number of machines.
 # Why each value: deploy/SCALING.md, "Exactly once".
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or "filesystem://"
-EMBEDDED_BROKER = CELERY_BROKER_URL == "filesystem://"
+# (a host name in the URL only quiets kombu's "No hostname was supplied" warning)
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "") or "filesystem://localhost/"
+EMBEDDED_BROKER = CELERY_BROKER_URL.startswith("filesystem://")
 if EMBEDDED_BROKER:
     _queue = DATA_DIR / "broker"
     _queue.mkdir(exist_ok=True)

@@ -28,7 +28,7 @@ from django.core.cache.backends.filebased import FileBasedCache
 
 from arena.contract import MatchSpec
 from arena.human import HumanGone, HumanRequest, HumanTime
-from arena.pictures import render_svg, render_text
+from arena.pictures import action_targets, render_svg, render_text
 
 #: How often the worker looks for an answer.
 POLL_S = 0.2
@@ -49,7 +49,7 @@ def play_cache() -> BaseCache:
     """A cache that the web and the worker processes share (see the module docstring)."""
     if "play" in settings.CACHES:
         return caches["play"]
-    backend = settings.CACHES.get("default", {}).get("BACKEND", "")
+    backend = str(settings.CACHES.get("default", {}).get("BACKEND", ""))
     if backend.rsplit(".", 1)[-1] in _PER_PROCESS:
         return _file_cache(str(Path(settings.DATA_DIR) / "play-cache"))
     return caches["default"]
@@ -74,7 +74,7 @@ class CacheChannel:
 
     def ask(self, request: HumanRequest) -> int | None:
         c, m, s = self.store, request.match_id, request.seat
-        pictures = _pictures(request.game, request.view)
+        pictures = _pictures(request.game, request.view, request.legal)
         c.set(
             key(m, s, "req"),
             {
@@ -110,18 +110,22 @@ class CacheChannel:
         self.store.set(key(match_id, seat, "done"), result, KEY_TTL_S)
 
 
-def _pictures(game: str, view: dict[str, Any] | None) -> dict[str, str | None]:
+def _pictures(game: str, view: dict[str, Any] | None, legal: list[Any]) -> dict[str, Any]:
     if view is None:
-        return {"svg": None, "text": None}
+        return {"svg": None, "text": None, "targets": None}
     try:
         svg = render_svg(game, view)
     except Exception:  # a picture is a nicety: the labels and the observation still play
         svg = None
+    try:  # what each action is about on the picture: a click there chooses it
+        targets = action_targets(game, view, legal) if svg else None
+    except Exception:
+        targets = None
     try:
         text = render_text(game, view)
     except Exception:
         text = None
-    return {"svg": svg, "text": text}
+    return {"svg": svg, "text": text, "targets": targets}
 
 
 def channel_for_spec(spec: MatchSpec) -> tuple[CacheChannel, HumanTime]:

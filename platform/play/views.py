@@ -215,6 +215,8 @@ def state(request: HttpRequest, match_id: int, seat: int) -> JsonResponse:
             "observation": pending["observation"],
             "svg": pending.get("svg"),
             "text": pending.get("text"),
+            # per action, the part of the picture it is about (a CSS selector) or null
+            "targets": pending.get("targets"),
             "seconds_left": max(0, int(pending["deadline"] - time.time())),
         }
     if match.is_done:

@@ -177,7 +177,20 @@ def test_a_whole_trnd_game_against_two_builtins_by_clicking(
     match_id, _ = _match_id(page)
     page.locator("#play-actions button.play-action").first.wait_for()
     assert page.locator("#play-actions button.play-action").first.inner_text() == "draw"
-    clicks = _click_to_the_end(page, worker, pick="last")
+    # On the board: the draw pile draws.
+    page.locator('#play-board [data-zone="draw"]').click()
+    # The discard that follows, on the board too: a card type of your hand; when it can go
+    # as one or more cards, only those choices stay as buttons.
+    hand = page.locator('#play-board [data-seat="0"] .play-target')
+    hand.first.wait_for()
+    every = page.locator("#play-actions button.play-action").count()
+    hand.first.click()
+    shown = page.locator("#play-actions button.play-action:visible")
+    if "Choose one of these" in page.locator("#play-status").inner_text():
+        assert 0 < shown.count() < every
+        assert page.locator("#play-actions button.play-all").is_visible()
+        shown.first.click()
+    clicks = 2 + _click_to_the_end(page, worker, pick="last")
     match = _finished(match_id, worker)
     assert match.status == MatchStatus.FINISHED, match.error
     assert match.options["max_rounds"] == 2
@@ -187,6 +200,8 @@ def test_a_whole_trnd_game_against_two_builtins_by_clicking(
         "random",
     ]
     assert match.seats.get(seat=0).status == "ok" and clicks > 5
+    mine = [d["action"] for d in match.replay["decisions"] if d["seat"] == 0]
+    assert mine[0] == {"type": "draw"} and mine[1]["type"] == "discard"
     _verify(match, tmp_path)
     page.goto("/play/")
     assert f"#{match_id}" in page.locator("main").inner_text()

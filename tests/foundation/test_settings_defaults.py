@@ -62,9 +62,9 @@ def test_defaults_need_no_service(tmp_path: Path) -> None:
     assert s["name"] == str(tmp_path / "arena.sqlite3")
     assert s["debug"] is True
     # No broker service: a folder on this machine carries the tasks to the demo's worker.
-    assert s["eager"] is False and s["broker"] == "filesystem://"
+    assert s["eager"] is False and s["broker"] == "filesystem://localhost/"
     # ... and the app sends there: no web request or command runs a task in its own process
-    assert s["app_eager"] is False and s["app_broker"] == "filesystem://"
+    assert s["app_eager"] is False and s["app_broker"] == "filesystem://localhost/"
     assert s["sandbox"] == "auto"
     assert "127.0.0.1" in s["hosts"]
 

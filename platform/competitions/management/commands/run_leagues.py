@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand
+from meeple.workers import background_workers
 
 from competitions.models import League
 from competitions.progress import play_matches
@@ -23,7 +24,10 @@ class Command(BaseCommand):
         leagues = list(League.objects.filter(is_active=True)) if force else due_leagues()
         if not leagues:
             self.stdout.write("No league is due.")
-        for lg in leagues:
-            matches = run_league_round(lg, dispatch=False)
-            play_matches(matches, label=f"{lg.name} round {lg.rounds_played}")
-            self.stdout.write(f"{lg.name}: round {lg.rounds_played}, {len(matches)} matches")
+        # With no broker service, a worker of this command's plays the rounds (no beat: this
+        # command is what schedules them).
+        with background_workers(beat=False):
+            for lg in leagues:
+                matches = run_league_round(lg, dispatch=False)
+                play_matches(matches, label=f"{lg.name} round {lg.rounds_played}")
+                self.stdout.write(f"{lg.name}: round {lg.rounds_played}, {len(matches)} matches")

@@ -66,6 +66,45 @@
       b.addEventListener("click", function () { choose(req.turn, i); });
       box.appendChild(b);
     });
+    var all = document.createElement("button");
+    all.type = "button";
+    all.className = "link play-all";
+    all.hidden = true;
+    all.textContent = "show every choice";
+    all.addEventListener("click", function () { narrow(null); });
+    box.appendChild(all);
+    boardTargets(req);
+  }
+
+  // The board takes clicks: each part of the picture that a legal action is about (a market
+  // slot, a square, a tile...) chooses that action, or, when several actions share it (how
+  // many cards, which rotation), leaves only their buttons.
+  function boardTargets(req) {
+    var groups = {};
+    (req.targets || []).forEach(function (selector, i) {
+      if (selector) (groups[selector] = groups[selector] || []).push(i);
+    });
+    Object.keys(groups).forEach(function (selector) {
+      var found;
+      try { found = $("play-board").querySelectorAll(selector); } catch (e) { return; }
+      found.forEach(function (el) {
+        el.classList.add("play-target");
+        el.addEventListener("click", function (ev) {
+          ev.stopPropagation(); // the innermost part clicked decides
+          var indices = groups[selector];
+          if (indices.length === 1) choose(req.turn, indices[0]);
+          else narrow(indices);
+        });
+      });
+    });
+  }
+
+  function narrow(indices) {
+    $("play-actions").querySelectorAll("button.play-action").forEach(function (b) {
+      b.hidden = indices !== null && indices.indexOf(Number(b.dataset.index)) < 0;
+    });
+    $("play-actions").querySelector("button.play-all").hidden = indices === null;
+    if (indices !== null) say("Choose one of these.");
   }
 
   function choose(turn, index) {
