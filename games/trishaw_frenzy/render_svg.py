@@ -174,7 +174,8 @@ def _tiles(tiles: list[list[int]], highlight: set[int]) -> list[str]:
         out.append(
             f'<rect x="{x + 3}" y="{y + 3}" width="{size - 6}" height="{size - 6}" '
             f'fill="{ACCENT}" fill-opacity=".12" stroke="{ACCENT}" stroke-width="4" '
-            'stroke-dasharray="10 6"/>'
+            # a frame only: a click goes through to the tile below (the play page's target)
+            'stroke-dasharray="10 6" pointer-events="none"/>'
         )
     return out
 

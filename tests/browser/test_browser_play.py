@@ -144,7 +144,32 @@ def test_a_whole_solo_trishaw_frenzy_game_by_clicking(
     assert page.locator("#play-board svg").count() == 1
     assert '"solo": true' in page.locator("#play-obs").text_content()
     shoot(page, "play-trishaw")
-    clicks = _click_to_the_end(page, worker)
+    # Play by buttons until an event asks to rotate a tile, then click a tile on the board:
+    # its three rotations stay as buttons, "show every choice" brings the others back.
+    clicks, tiles = 0, page.locator("#play-board [data-tile].play-target")
+    deadline = time.monotonic() + 240
+    while not (page.locator("#play-choices").is_visible() and tiles.count()):
+        assert time.monotonic() < deadline, "no rotation was asked for"
+        assert "The game is over" not in page.locator("#play-status").inner_text()
+        buttons = page.locator("#play-actions button.play-action:enabled")
+        if page.locator("#play-choices").is_visible() and buttons.count():
+            try:
+                buttons.first.click(timeout=2000)
+                clicks += 1
+            except Exception:  # replaced by the next poll: look again
+                pass
+        else:
+            page.wait_for_timeout(100)
+    every = page.locator("#play-actions button.play-action").count()
+    tiles.first.click()
+    shown = page.locator("#play-actions button.play-action:visible")
+    assert shown.count() == 3 < every and "rotate" in shown.first.inner_text()
+    page.locator("#play-actions button.play-all").click()
+    assert shown.count() == every
+    tiles.first.click()
+    shown.first.click()
+    clicks += 1
+    clicks += _click_to_the_end(page, worker)
     assert "you finished 1st" in page.locator("#play-status").inner_text()
     match = _finished(match_id, worker)
     assert match.status == MatchStatus.FINISHED and not match.rated
@@ -177,10 +202,11 @@ def test_a_whole_trnd_game_against_two_builtins_by_clicking(
     match_id, _ = _match_id(page)
     page.locator("#play-actions button.play-action").first.wait_for()
     assert page.locator("#play-actions button.play-action").first.inner_text() == "draw"
-    # On the board: the draw pile draws.
-    page.locator('#play-board [data-zone="draw"]').click()
-    # The discard that follows, on the board too: a card type of your hand; when it can go
-    # as one or more cards, only those choices stay as buttons.
+    # On the board: a market slot takes its card (a draw would end the turn)...
+    assert page.locator('#play-board [data-zone="draw"].play-target').count() == 1
+    page.locator("#play-board [data-slot].play-target").first.click()
+    # ... and the discard that follows, on the board too: a card type of your hand; when it
+    # can go as one or more cards, only those choices stay as buttons.
     hand = page.locator('#play-board [data-seat="0"] .play-target')
     hand.first.wait_for()
     every = page.locator("#play-actions button.play-action").count()
@@ -201,7 +227,7 @@ def test_a_whole_trnd_game_against_two_builtins_by_clicking(
     ]
     assert match.seats.get(seat=0).status == "ok" and clicks > 5
     mine = [d["action"] for d in match.replay["decisions"] if d["seat"] == 0]
-    assert mine[0] == {"type": "draw"} and mine[1]["type"] == "discard"
+    assert mine[0]["type"] == "take" and mine[1]["type"] == "discard"
     _verify(match, tmp_path)
     page.goto("/play/")
     assert f"#{match_id}" in page.locator("main").inner_text()
