@@ -6,7 +6,8 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from matches.selectors import match_rows
-from ratings.selectors import leaderboard
+from meeple import stamps
+from ratings.selectors import board_stamp_key, leaderboard
 
 from arena.newbot import starter_zip
 from catalog.selectors import (
@@ -50,7 +51,8 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "catalog/detail.html",
         {
             "game": game,
-            "ratings": page.object_list,
+            "ratings": page.object_list,  # read only when the table is drawn (a cache miss)
+            "board_stamp": stamps.current(board_stamp_key(game.pk)),
             "page": page,
             "found": found if place else None,
             "not_found": found if found and not place else None,

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from matches.signals import match_failed, match_finished
 from meeple import stamps
+from ratings.selectors import board_stamp_key
 
 from ladder import services
 from ladder.selectors import history_stamp_key
@@ -42,9 +43,10 @@ def _failed(sender: Any, match: Any, **_: Any) -> None:
 
 
 def _history_changed(match: Any) -> None:
-    # Inside the recording transaction: the bots' pages draw afresh once it commits.
+    # Inside the recording transaction: the bots' pages and the game's leaderboard draw
+    # afresh once it commits.
     bot_ids = set(match.seats.values_list("bot_version__bot_id", flat=True))
-    keys = [history_stamp_key(b) for b in bot_ids]
+    keys = [history_stamp_key(b) for b in bot_ids] + [board_stamp_key(match.game_id)]
     transaction.on_commit(lambda: _bump_all(keys))
 
 

@@ -31,3 +31,11 @@ def rating_history(bot: Bot, limit: int = 200) -> list[RatingChange]:
     rows = list(RatingChange.objects.filter(bot=bot).order_by("-id")[:limit])
     rows.reverse()
     return rows
+
+
+def board_stamp_key(game_id: int) -> str:
+    """The ``meeple.stamps`` number of a game's leaderboard: bumped after each recorded match
+    of the game commits (its ratings, and who is held in placement or suspended, change then:
+    ``ladder.receivers``) and by ``recalculate_ratings``; the game's page caches its drawn
+    ranking under it."""
+    return f"game-board:{game_id}"

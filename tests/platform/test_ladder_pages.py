@@ -212,3 +212,30 @@ def test_bot_page_history_follows_each_recorded_match(played: Bot, rounds) -> No
             break
     assert now != before, "the bot played no new match"
     assert form_strip() == now
+
+
+def test_leaderboard_follows_each_recorded_match(played: Bot, rounds) -> None:
+    """The ranking is drawn once per version of the game's board (``meeple.stamps``, bumped
+    after each recorded match of the game commits): the page shows new ratings at once."""
+    import re
+
+    from ratings.models import Rating
+
+    def matches_column() -> dict[str, int]:
+        page = Client().get(f"/games/{played.game.slug}/").content.decode()
+        table = page.split('<table class="leaderboard">', 1)[1].split("</table>", 1)[0]
+        rows = re.findall(r'<tr id="bot-(\d+)".*?\?bot=\d+">(\d+)</a>', table, re.S)
+        return {bot: int(n) for bot, n in rows}
+
+    def stored() -> dict[str, int]:
+        return {
+            str(r.bot_id): r.matches_played
+            for r in Rating.objects.filter(game=played.game, matches_played__gt=0)
+        }
+
+    before = matches_column()
+    assert before == matches_column()  # drawn from the cache
+    rounds(played.game, 2, seed=13)
+    after = matches_column()
+    assert after != before
+    assert {b: n for b, n in stored().items() if b in after} == after

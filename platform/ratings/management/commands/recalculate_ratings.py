@@ -6,7 +6,9 @@ from typing import Any
 
 from catalog.models import Game
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from meeple import stamps
 
+from ratings.selectors import board_stamp_key
 from ratings.services import recalculate
 
 
@@ -28,4 +30,6 @@ class Command(BaseCommand):
                 raise CommandError(f"no game {opts['game']!r} (games: {known})")
             game_id = game.pk
         rated = recalculate(game_id)
+        for pk in [game_id] if game_id else Game.objects.values_list("pk", flat=True):
+            stamps.bump(board_stamp_key(pk))
         self.stdout.write(self.style.SUCCESS(f"Recalculated ratings over {rated} rated matches."))
