@@ -11,7 +11,17 @@ from matches.models import Match, MatchSeat
 
 
 def _with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
-    seats = MatchSeat.objects.select_related("bot_version__bot").order_by("seat")
+    # A version's texts (a failed one's stderr: kilobytes) and a bot's description are never
+    # shown with a match: not read for every seat.
+    seats = (
+        MatchSeat.objects.select_related("bot_version__bot")
+        .defer(
+            "bot_version__failure_stderr",
+            "bot_version__status_reason",
+            "bot_version__bot__description",
+        )
+        .order_by("seat")
+    )
     # rating_changes: the ratings app's rows for this match, by reverse relation (no import).
     return qs.select_related("game", "tournament").prefetch_related(
         Prefetch("seats", seats), "rating_changes"
