@@ -49,8 +49,9 @@ def render_svg(state_json: dict[str, Any]) -> str:
     ys = [y for _, y in tiles]
     x0, y0 = min(xs), min(ys)
     cols, rows = max(xs) - x0 + 1, max(ys) - y0 + 1
-    # half a tile of margin on each side, then centred in the square box
-    size = min(MAX_TILE, MAP / (max(cols, rows) + 1))
+    # a ring of one tile around the city (where the next tile may go) and half a tile of
+    # margin beyond it, on each side, then centred in the square box
+    size = min(MAX_TILE, MAP / (max(cols, rows) + 3))
     ox = MAP_X + (MAP - cols * size) / 2 - x0 * size
     oy = MAP_Y + (MAP - rows * size) / 2 - y0 * size
 
@@ -77,6 +78,8 @@ def render_svg(state_json: dict[str, Any]) -> str:
             f'stroke="{ACCENT}" stroke-width="{_n(max(2, size * 0.06))}">'
             f"<title>last tile placed: {escape(pattern)} at ({x}, {y})</title></rect>"
         )
+    if s["phase"] == "place_where":
+        out += _free_cells(tiles, at, size)
     out += _streets(tiles, at, size)
     out += _nodes(s, board.spots, at, size)
     out += panel
@@ -90,6 +93,26 @@ def _n(v: float) -> str:
 
 
 # ----------------------------------------------------------------------------- the map
+def _free_cells(tiles: dict[tuple[int, int], str], at: Any, size: float) -> list[str]:
+    """While a tile is being placed: the empty cells next to the city, dashed (which of them
+    and which turns are legal: the decision's actions; ``data-cell`` for the play page)."""
+    free = {
+        (x + dx, y + dy)
+        for x, y in tiles
+        for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))
+        if (x + dx, y + dy) not in tiles
+    }
+    out = []
+    for x, y in sorted(free):
+        px, py = at(x, y)
+        out.append(
+            f'<rect data-cell="{x},{y}" x="{px}" y="{py}" width="{_n(size)}" '
+            f'height="{_n(size)}" fill="#fff" fill-opacity=".35" stroke="{MUTED}" '
+            'stroke-width="1.2" stroke-dasharray="4 3"/>'
+        )
+    return out
+
+
 def _block(corner: tuple[str, str], size: float, band: float, edges: str) -> str:
     """A tile: the block, then its N, E, S, W edge bands as trapezoids (they meet at the
     corners like picture-frame mitres) in the edge colours."""
@@ -147,12 +170,14 @@ def _nodes(s: dict[str, Any], spots: set[tuple[int, int]], at: Any, size: float)
             )
         if node not in vehicles:
             out.append(
-                f'<circle cx="{cx}" cy="{cy}" r="{_n(dot)}" fill="#fff" stroke="{STREET}" '
-                f'stroke-width="{_n(max(1, size * 0.035))}"/>'
+                f'<circle data-node="{node[0]},{node[1]}" cx="{cx}" cy="{cy}" r="{_n(dot)}" '
+                f'fill="#fff" stroke="{STREET}" stroke-width="{_n(max(1, size * 0.035))}"/>'
             )
     for (i, j), (seat, kind) in sorted(vehicles.items()):
         cx, cy = at(i, j)
+        out.append(f'<g data-node="{i},{j}">')
         out.append(_vehicle(float(cx), float(cy), size, seat, kind, f"({i}, {j})"))
+        out.append("</g>")
     return out
 
 
@@ -245,8 +270,12 @@ def _panel(s: dict[str, Any]) -> tuple[list[str], int]:
         y += 6
         hand = s["hands"][seat]
         out.append(_small(x + 20, y + 13, "hand:" if hand else "hand: empty"))
+        out.append(f'<g data-seat="{seat}">')
         for k, pattern in enumerate(hand[:9]):
+            out.append(f'<g data-hand="{escape(pattern)}">')
             out.append(_mini_tile(x + 62 + k * 22, y + 1, 16, pattern))
+            out.append("</g>")
+        out.append("</g>")
         if len(hand) > 9:
             out.append(_small(x + 62 + 9 * 22, y + 13, f"+{len(hand) - 9}"))
         y += 24
@@ -335,3 +364,31 @@ def _small(x: float, y: float, text: str) -> str:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def action_targets(state_json: dict[str, Any], actions: list[Any]) -> list[str | None]:
+    """For a person at the table: the part of this picture each legal action is about, as a
+    CSS selector over the ``data-`` attributes drawn here (None: none), so that the play page
+    can take a click on the board: a tile of the acting seat's hand picks it, a free cell
+    next to the city places it there (which turn: the buttons), a crossing takes the taxi or
+    truck standing there, or puts a vehicle on it, or is where a taxi rides to."""
+    seat = state_json["current"]
+    out: list[str | None] = []
+    for a in actions:
+        kind = a.get("type") if isinstance(a, dict) else None
+        node = None
+        if kind in ("taxi", "truck"):
+            node = a["from"]
+        elif kind == "taxi_to":
+            node = a["to"]
+        elif kind == "vehicle":
+            node = a["node"]
+        if node is not None:
+            out.append(f'[data-node="{node[0]},{node[1]}"]')
+        elif kind == "place":
+            out.append(f'[data-seat="{seat}"] [data-hand="{a["tile"]}"]')
+        elif kind == "place_at":
+            out.append(f'[data-cell="{a["x"]},{a["y"]}"]')
+        else:
+            out.append(None)
+    return out

@@ -1,6 +1,6 @@
 """What each legal action is about on the game's picture (``render_svg.action_targets``):
 every selector the play page is given names at least one part of that very picture, so a
-click on the board always has something to land on; games without targets give None."""
+click on the board always has something to land on; a game without targets gives None."""
 
 from __future__ import annotations
 
@@ -55,6 +55,7 @@ def positions(slug: str, players: int, seed: int, limit: int = 250):
         ("trnd", 3, {"draw", "take", "discard"}),
         ("tri-area", 4, {"build"}),
         ("trishaw-frenzy", 2, {"rotate"}),
+        ("manhattan-traffiq", 3, {"place", "place_at", "vehicle"}),
     ],
 )
 def test_every_target_is_on_the_picture(slug: str, players: int, kinds: set[str]) -> None:
@@ -83,7 +84,14 @@ def test_trnd_targets_name_the_slot_the_pile_and_the_hand() -> None:
     assert targets[str({"type": "take", "slot": 2})] == '[data-slot="2"]'
 
 
-def test_a_game_without_targets_gives_none() -> None:
+def test_a_game_without_targets_gives_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    import arena.pictures
+
     state = next(iter(positions("manhattan-traffiq", 2, 1)))
     legal = state.legal_actions()
+    assert any(action_targets("manhattan-traffiq", state.to_json(), legal))
+    # a game whose renderer has no action_targets, or one that answers for too few actions
+    monkeypatch.setattr(arena.pictures, "_find", lambda *args: None)
+    assert action_targets("manhattan-traffiq", state.to_json(), legal) == [None] * len(legal)
+    monkeypatch.setattr(arena.pictures, "_find", lambda *args: lambda view, acts: ["[x]"])
     assert action_targets("manhattan-traffiq", state.to_json(), legal) == [None] * len(legal)
