@@ -124,23 +124,32 @@ def pin_version(*, bot: Bot, by: User, version: BotVersion | None) -> Bot:
     return bot
 
 
-@transaction.atomic
-def ensure_builtin_bot(*, game: Game, builtin_name: str) -> Bot:
-    """The system user's bot for one built-in (created once; version 1 names the built-in)."""
+def _system_version(
+    game: Game, *, name: str, builtin_name: str, status: str, description: str
+) -> BotVersion:
+    """Version 1 of the system user's bot ``name`` in ``game`` (both made once)."""
     bot, _ = Bot.objects.get_or_create(
         owner=system_user(),
         game=game,
-        name=builtin_name,
-        defaults={
-            "is_builtin": True,
-            "description": f"The built-in {builtin_name!r} bot shipped with {game.name}.",
-        },
+        name=name,
+        defaults={"is_builtin": True, "description": description},
     )
-    if not bot.versions.exists():
-        BotVersion.objects.create(
-            bot=bot, number=1, builtin_name=builtin_name, status=VersionStatus.ACTIVE
-        )
-    return bot
+    version, _ = BotVersion.objects.get_or_create(
+        bot=bot, number=1, defaults={"builtin_name": builtin_name, "status": status}
+    )
+    return version
+
+
+@transaction.atomic
+def ensure_builtin_bot(*, game: Game, builtin_name: str) -> Bot:
+    """The system user's bot for one built-in (created once; version 1 names the built-in)."""
+    return _system_version(
+        game,
+        name=builtin_name,
+        builtin_name=builtin_name,
+        status=VersionStatus.ACTIVE,
+        description=f"The built-in {builtin_name!r} bot shipped with {game.name}.",
+    ).bot
 
 
 def ensure_builtin_bots(game: Game) -> list[Bot]:
@@ -151,22 +160,15 @@ def ensure_builtin_bots(game: Game) -> list[Bot]:
 PERSON_BOT_NAME = "human"
 
 
+@transaction.atomic
 def person_version(game: Game) -> BotVersion:
     """The version a person's seat holds in ``game`` (``builtin_name="human"``, status
     ``person``): a bot row because every seat names a version, but one that no list, ladder,
     tournament or qualification ever picks (only ``MatchKind.HUMAN`` matches seat it)."""
-    bot, _ = Bot.objects.get_or_create(
-        owner=system_user(),
-        game=game,
+    return _system_version(
+        game,
         name=PERSON_BOT_NAME,
-        defaults={
-            "is_builtin": True,
-            "description": "A person playing in the browser (the play page). Never rated.",
-        },
+        builtin_name=HUMAN,
+        status=VersionStatus.PERSON,
+        description="A person playing in the browser (the play page). Never rated.",
     )
-    version, _ = BotVersion.objects.get_or_create(
-        bot=bot,
-        number=1,
-        defaults={"builtin_name": HUMAN, "status": VersionStatus.PERSON},
-    )
-    return version
