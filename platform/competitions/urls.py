@@ -6,11 +6,11 @@ app_name = "competitions"
 urlpatterns = [
     path("", views.tournament_list, name="tournament_list"),
     path("new/", views.tournament_new, name="tournament_new"),
-    path("<int:pk>/", views.tournament_detail, name="tournament_detail"),
-    path("<int:pk>/start/", views.tournament_start, name="tournament_start"),
+    path("<id:pk>/", views.tournament_detail, name="tournament_detail"),
+    path("<id:pk>/start/", views.tournament_start, name="tournament_start"),
     # Leagues live under /tournaments/ because the site's URL map mounts this app there.
     path("leagues/", views.league_list, name="league_list"),
     path("leagues/new/", views.league_new, name="league_new"),
-    path("leagues/<int:pk>/", views.league_detail, name="league_detail"),
-    path("leagues/<int:pk>/play/", views.league_play_round, name="league_play_round"),
+    path("leagues/<id:pk>/", views.league_detail, name="league_detail"),
+    path("leagues/<id:pk>/play/", views.league_play_round, name="league_play_round"),
 ]

@@ -4,5 +4,5 @@ from ladder import views
 
 app_name = "ladder"
 urlpatterns = [
-    path("<int:pk>/challenge/", views.bot_challenge, name="challenge"),
+    path("<id:pk>/challenge/", views.bot_challenge, name="challenge"),
 ]

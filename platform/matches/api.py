@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from matches import replays
 from matches.models import Match, MatchSeat, MatchStatus
-from matches.selectors import filter_matches
+from matches.selectors import api_matches
 
 _GZIP = re.compile(r"\bgzip\b")
 #: A stored replay never changes: caches may keep it for a year.
@@ -118,14 +118,14 @@ class MatchListApi(generics.ListAPIView):
     pagination_class = MatchCursorPagination
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
-        return filter_matches()
+        return api_matches()
 
 
 class MatchDetailApi(generics.RetrieveAPIView):
     serializer_class = MatchSerializer
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
-        return filter_matches()
+        return api_matches()
 
 
 class MatchReplayApi(APIView):

@@ -4,8 +4,9 @@ never counts the whole table; the replay lives in its own table and is never loa
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Model, Prefetch, QuerySet
 
 from matches.models import Match, MatchSeat
 
@@ -48,6 +49,8 @@ def latest_matches(limit: int = 10) -> QuerySet[Match]:
 
 
 def _narrowed(game: str | None, bot: int | None, status: str | None) -> QuerySet[Match]:
+    """Matches, newest first, narrowed by game slug, bot id and status (each optional). A
+    bot's matches are found through its seats (a subquery, not a join: no DISTINCT)."""
     qs = Match.objects.order_by("-id")
     if game:
         qs = qs.filter(game__slug=game)
@@ -59,19 +62,63 @@ def _narrowed(game: str | None, bot: int | None, status: str | None) -> QuerySet
     return qs
 
 
-def filter_matches(
+def _for_api(qs: QuerySet[Match]) -> QuerySet[Match]:
+    """Only what the API's match serializer reads (``matches.api.MatchSerializer``): a page of
+    50 matches makes some 500 model objects, so each carries only its own columns."""
+    seats = (
+        MatchSeat.objects.select_related("bot_version__bot")
+        .only(
+            "match",
+            "seat",
+            "score",
+            "rank",
+            "status",
+            "faults",
+            "time_ms",
+            "bot_version__number",
+            "bot_version__bot__name",
+        )
+        .order_by("seat")
+    )
+    # the ratings app's per-seat changes, by reverse relation (matches does not import ratings)
+    change_model = cast(type[Model], Match._meta.get_field("rating_changes").related_model)
+    changes = change_model._default_manager.only("match", "seat", "elo_before", "elo_after")
+    return (
+        qs.select_related("game")
+        .only(*API_MATCH_FIELDS, "game__slug")
+        .prefetch_related(Prefetch("seats", seats), Prefetch("rating_changes", changes))
+    )
+
+
+#: The match columns the API shows.
+API_MATCH_FIELDS = (
+    "id",
+    "game",
+    "seed",
+    "options",
+    "status",
+    "error",
+    "result",
+    "tournament",
+    "round",
+    "created_at",
+    "started_at",
+    "finished_at",
+    "duration_ms",
+)
+
+
+def api_matches(
     *, game: str | None = None, bot: int | None = None, status: str | None = None
 ) -> QuerySet[Match]:
-    """Matches, newest first, narrowed by game slug, bot id and status (each optional), with
-    everything about their seats (the API). A bot's matches are found through its seats (a
-    subquery, not a join: no DISTINCT)."""
-    return _with_seats(_narrowed(game, bot, status))
+    """Matches for the API (see ``_narrowed``): only the columns its serializer reads."""
+    return _for_api(_narrowed(game, bot, status))
 
 
 def match_rows(
     *, game: str | None = None, bot: int | None = None, status: str | None = None
 ) -> QuerySet[Match]:
-    """``filter_matches`` for the tables of the pages: only the columns they show."""
+    """Matches for the tables of the pages (see ``_narrowed``): only the columns they show."""
     return _as_rows(_narrowed(game, bot, status))
 
 

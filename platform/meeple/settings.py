@@ -15,6 +15,7 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 
+from meeple.converters import IdConverter
 from meeple.env import (
     REPO_ROOT,
     code_storage,
@@ -365,6 +366,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # ids in paths (meeple/converters.py): integers of at most 18 digits
+    "PATH_CONVERTER_OVERRIDES": {"id": IdConverter.schema},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "meeple.schema.add_error_responses",

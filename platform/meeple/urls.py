@@ -3,8 +3,13 @@
 from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from meeple.converters import IdConverter
+
+# Before the apps' URL modules are read (include() imports them): they use <id:...>.
+register_converter(IdConverter, "id")
 
 # Swagger UI sets inline styles as it draws (React): allowed on that page alone. Scripts stay
 # 'self' only: its start-up script is a file (the split view), its assets from the sidecar.

@@ -67,7 +67,18 @@ CASES = [
         "Not a game",
         web=True,
     ),
-    Case("match-id-huge", "anonymous", "get", "/api/matches/99999999999999999999/", 404, "No "),
+    # ids of more than 18 digits match no URL (meeple/converters.py): never the database
+    Case(
+        "match-id-huge", "anonymous", "get", "/api/matches/99999999999999999999/", 404, "Not found"
+    ),
+    Case(
+        "replay-id-huge",
+        "anonymous",
+        "get",
+        "/api/matches/31800082540180931608576/replay/",
+        404,
+        "Not found",
+    ),
     Case("bot-id-huge", "anonymous", "get", "/bots/99999999999999999999/", 404, "", web=True),
     # -- serializers: NUL bytes, lengths, unknown slugs
     Case("bot-game-nul", "owner", "post", "/api/bots/", 400, "Invalid", json={"game": "\x00"}),
