@@ -144,6 +144,7 @@ def test_a_whole_solo_trishaw_frenzy_game_by_clicking(
     assert page.locator("#play-board svg").count() == 1
     assert '"solo": true' in page.locator("#play-obs").text_content()
     shoot(page, "play-trishaw")
+    assert not page.locator("#play-board-hint").is_visible()  # a roll: nothing on the board
     # Play by buttons until an event asks to rotate a tile, then click a tile on the board:
     # its three rotations stay as buttons, "show every choice" brings the others back.
     clicks, tiles = 0, page.locator("#play-board [data-tile].play-target")
@@ -161,7 +162,9 @@ def test_a_whole_solo_trishaw_frenzy_game_by_clicking(
         else:
             page.wait_for_timeout(100)
     every = page.locator("#play-actions button.play-action").count()
+    assert page.locator("#play-board-hint").is_visible()
     tiles.first.click()
+    shoot(page, "play-trishaw-tile")
     shown = page.locator("#play-actions button.play-action:visible")
     assert shown.count() == 3 < every and "rotate" in shown.first.inner_text()
     page.locator("#play-actions button.play-all").click()

@@ -68,7 +68,7 @@
     });
     var all = document.createElement("button");
     all.type = "button";
-    all.className = "link play-all";
+    all.className = "button secondary play-all";
     all.hidden = true;
     all.textContent = "show every choice";
     all.addEventListener("click", function () { narrow(null); });
@@ -84,6 +84,7 @@
     (req.targets || []).forEach(function (selector, i) {
       if (selector) (groups[selector] = groups[selector] || []).push(i);
     });
+    $("play-board-hint").hidden = Object.keys(groups).length === 0;
     Object.keys(groups).forEach(function (selector) {
       var found;
       try { found = $("play-board").querySelectorAll(selector); } catch (e) { return; }
