@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -66,10 +67,20 @@ def background_workers(*, concurrency: int = 2, beat: bool = True) -> Iterator[P
             stderr=subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C in the terminal reaches us, and we stop it
         )
+    # A SIGTERM (kill, systemd, docker stop) unwinds this block like Ctrl-C does, so the
+    # worker, in a session of its own, is stopped too instead of left running.
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _exit) if main else None
     try:
         yield log_path
     finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
         _stop(proc)
+
+
+def _exit(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:

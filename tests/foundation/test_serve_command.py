@@ -1,5 +1,5 @@
 """``manage.py serve``: the site and, with no broker service, the worker that plays its
-matches; Ctrl-C stops both."""
+matches; Ctrl-C or a SIGTERM stops both."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from tests.foundation.test_ladder_embedded import free_port
 pytestmark = pytest.mark.slow
 
 
-def test_serve_starts_the_site_and_its_worker(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
+def test_serve_starts_the_site_and_its_worker(tmp_path: Path, stop: signal.Signals) -> None:
     port = free_port()
     env = platform_env(ARENA_DATA_DIR=str(tmp_path))
     for key in ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
@@ -48,7 +49,7 @@ def test_serve_starts_the_site_and_its_worker(tmp_path: Path) -> None:
         commands = [Path(f"/proc/{pid}/cmdline").read_bytes() for pid in family]
         assert any(b"celery" in c and b"worker" in c for c in commands), commands
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop)
         proc.wait(timeout=40)
     left = family
     deadline = time.monotonic() + 30
