@@ -127,6 +127,20 @@ class StandingRow:
     eliminated: bool = False
     eliminated_in: int | None = None
 
+    def count_match(
+        self, seat: int, bots: Sequence[str], ranks: Sequence[int], points: float
+    ) -> None:
+        """Add one played match: ``points`` for it, a win if ranked first from ``seat``, the
+        seat, and one meeting with each other bot at the table."""
+        self.points += points
+        self.matches += 1
+        self.wins += ranks[seat] == 1
+        self.seats = list(self.seats) + [0] * (seat + 1 - len(self.seats))
+        self.seats[seat] += 1
+        for other in bots:
+            if other != self.bot:
+                self.opponents[other] = self.opponents.get(other, 0) + 1
+
     def to_json(self) -> dict[str, Any]:
         return {
             "bot": self.bot,
@@ -853,15 +867,8 @@ def record_round(
         table = table_of[res.bots[0]]
         table_played[table] += 1
         for seat, (bot, pts) in enumerate(zip(res.bots, match_points(res.ranks), strict=True)):
-            row = after[bot]
-            row.points += pts
+            after[bot].count_match(seat, res.bots, res.ranks, pts)
             table_points[table][bot] += pts
-            row.matches += 1
-            row.wins += res.ranks[seat] == 1
-            row.seats[seat] += 1
-            for other in res.bots:
-                if other != bot:
-                    row.opponents[other] = row.opponents.get(other, 0) + 1
     for bot in rnd.byes:
         after[bot].byes += 1
         if fmt.name == "swiss":

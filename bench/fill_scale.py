@@ -454,14 +454,7 @@ def _tables(seats: Any, key: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         records.append({"id": str(mid), "bots": names, "ranks": ranks})
         for seat, (name, pts) in enumerate(zip(names, match_points(ranks), strict=True)):
             row = rows.setdefault(name, StandingRow(bot=name, seed=len(rows) + 1))
-            row.points += pts
-            row.matches += 1
-            row.wins += ranks[seat] == 1
-            row.seats = list(row.seats) + [0] * (seat + 1 - len(row.seats))
-            row.seats[seat] += 1
-            for other in names:
-                if other != name:
-                    row.opponents[other] = row.opponents.get(other, 0) + 1
+            row.count_match(seat, names, ranks, pts)
     return standings(records).by_bot(), rows
 
 

@@ -533,14 +533,7 @@ def _fold(
             if st.row
             else StandingRow(bot=str(st.bot_id), seed=st.bot_id)
         )
-        row.points += pts
-        row.matches += 1
-        row.wins += ranks[seat] == 1
-        row.seats = list(row.seats) + [0] * (seat + 1 - len(row.seats))
-        row.seats[seat] += 1
-        for other in keys:
-            if other != row.bot:
-                row.opponents[other] = row.opponents.get(other, 0) + 1
+        row.count_match(seat, keys, ranks, pts)
         new = table[str(st.bot_id)]
         st.row = row.to_json()
         st.points = row.points

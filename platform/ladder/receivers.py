@@ -31,21 +31,20 @@ def _qualify_upload(sender: Any, version: Any, **_: Any) -> None:
 
 
 @receiver(match_finished, dispatch_uid="ladder.match_finished")
-def _finished(sender: Any, match: Any, **_: Any) -> None:
+def _finished(sender: Any, match: Any, seats: Any, **_: Any) -> None:
     services.match_finished(match)
-    _history_changed(match)
+    _history_changed(match, {s.bot_version.bot_id for s in seats})
 
 
 @receiver(match_failed, dispatch_uid="ladder.match_failed")
 def _failed(sender: Any, match: Any, **_: Any) -> None:
     services.match_finished(match)
-    _history_changed(match)
+    _history_changed(match, set(match.seats.values_list("bot_version__bot_id", flat=True)))
 
 
-def _history_changed(match: Any) -> None:
+def _history_changed(match: Any, bot_ids: set[int]) -> None:
     # Inside the recording transaction: the bots' pages and the game's leaderboard draw
     # afresh once it commits.
-    bot_ids = set(match.seats.values_list("bot_version__bot_id", flat=True))
     keys = [history_stamp_key(b) for b in bot_ids] + [board_stamp_key(match.game_id)]
     transaction.on_commit(lambda: _bump_all(keys))
 

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from matches import replays
 from matches.models import Match, MatchSeat, MatchStatus
-from matches.selectors import api_matches
+from matches.selectors import API_MATCH_FIELDS, api_matches
 
 _GZIP = re.compile(r"\bgzip\b")
 #: A stored replay never changes: caches may keep it for a year.
@@ -66,22 +66,8 @@ class MatchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        fields = [
-            "id",
-            "game",
-            "seed",
-            "options",
-            "status",
-            "error",
-            "result",
-            "tournament",
-            "round",
-            "created_at",
-            "started_at",
-            "finished_at",
-            "duration_ms",
-            "seats",
-        ]
+        # the columns api_matches reads, then the seats
+        fields = [*API_MATCH_FIELDS, "seats"]
 
 
 class MatchFilter(django_filters.FilterSet):

@@ -90,7 +90,7 @@ def _for_api(qs: QuerySet[Match]) -> QuerySet[Match]:
     )
 
 
-#: The match columns the API shows.
+#: The match columns the API shows (``matches.api.MatchSerializer`` lists them from here).
 API_MATCH_FIELDS = (
     "id",
     "game",
