@@ -79,14 +79,22 @@ def _match_id(page: Any) -> tuple[int, int]:
     return int(parts[-2]), int(parts[-1])
 
 
-def _click_to_the_end(page: Any, worker: WorkerProcess, pick: str = "first") -> int:
-    """Click a legal action whenever one is offered, until the page says the game is over."""
+def _click_to_the_end(
+    page: Any, worker: WorkerProcess, pick: str = "first", until: Any = None
+) -> int:
+    """Click a legal action whenever one is offered, until the page says the game is over
+    (or, with ``until``, until it returns true: the game must not end first)."""
     clicks = 0
     # A bound on a whole game, not a speed goal: generous for a loaded CI machine.
     deadline = time.monotonic() + 480
     status = page.locator("#play-status")
     while time.monotonic() < deadline:
-        if "The game is over" in status.inner_text():
+        over = "The game is over" in status.inner_text()
+        if until is not None:
+            assert not over, "the game ended before the awaited decision"
+            if until():
+                return clicks
+        elif over:
             return clicks
         buttons = page.locator("#play-actions button.play-action:enabled")
         if page.locator("#play-choices").is_visible() and buttons.count():
@@ -147,20 +155,10 @@ def test_a_whole_solo_trishaw_frenzy_game_by_clicking(
     assert not page.locator("#play-board-hint").is_visible()  # a roll: nothing on the board
     # Play by buttons until an event asks to rotate a tile, then click a tile on the board:
     # its three rotations stay as buttons, "show every choice" brings the others back.
-    clicks, tiles = 0, page.locator("#play-board [data-tile].play-target")
-    deadline = time.monotonic() + 240
-    while not (page.locator("#play-choices").is_visible() and tiles.count()):
-        assert time.monotonic() < deadline, "no rotation was asked for"
-        assert "The game is over" not in page.locator("#play-status").inner_text()
-        buttons = page.locator("#play-actions button.play-action:enabled")
-        if page.locator("#play-choices").is_visible() and buttons.count():
-            try:
-                buttons.first.click(timeout=2000)
-                clicks += 1
-            except Exception:  # replaced by the next poll: look again
-                pass
-        else:
-            page.wait_for_timeout(100)
+    tiles = page.locator("#play-board [data-tile].play-target")
+    clicks = _click_to_the_end(
+        page, worker, until=lambda: page.locator("#play-choices").is_visible() and tiles.count()
+    )
     every = page.locator("#play-actions button.play-action").count()
     assert page.locator("#play-board-hint").is_visible()
     tiles.first.click()

@@ -31,4 +31,5 @@ class Command(BaseCommand):
         with background_workers() as worker_log:
             if worker_log:
                 self.stdout.write(f"A background worker plays the matches (log: {worker_log}).")
+                self.stdout.flush()  # before the server's own lines, also into a file or pipe
             call_command("runserver", opts["addrport"], use_reloader=False)
