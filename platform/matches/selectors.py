@@ -10,86 +10,6 @@ from django.db.models import Model, Prefetch, QuerySet
 
 from matches.models import Match, MatchSeat
 
-
-def _with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
-    # A version's texts (a failed one's stderr: kilobytes) and a bot's description are never
-    # shown with a match: not read for every seat.
-    seats = (
-        MatchSeat.objects.select_related("bot_version__bot")
-        .defer(
-            "bot_version__failure_stderr",
-            "bot_version__status_reason",
-            "bot_version__bot__description",
-        )
-        .order_by("seat")
-    )
-    # rating_changes: the ratings app's rows for this match, by reverse relation (no import).
-    return qs.select_related("game", "tournament").prefetch_related(
-        Prefetch("seats", seats), "rating_changes"
-    )
-
-
-def _as_rows(qs: QuerySet[Match]) -> QuerySet[Match]:
-    """Only what a table of matches on a page shows (site_pages/_match_rows.html): no JSON
-    column decoded, no rating changes, four columns of each seat."""
-    seats = (
-        MatchSeat.objects.select_related("bot_version__bot")
-        .only("match", "seat", "rank", "score", "bot_version__bot__name")
-        .order_by("seat")
-    )
-    return (
-        qs.select_related("game")
-        .only("id", "status", "created_at", "game__name", "game__slug")
-        .prefetch_related(Prefetch("seats", seats))
-    )
-
-
-def latest_matches(limit: int = 10) -> QuerySet[Match]:
-    return _as_rows(Match.objects.order_by("-id"))[:limit]
-
-
-def _narrowed(game: str | None, bot: int | None, status: str | None) -> QuerySet[Match]:
-    """Matches, newest first, narrowed by game slug, bot id and status (each optional). A
-    bot's matches are found through its seats (a subquery, not a join: no DISTINCT)."""
-    qs = Match.objects.order_by("-id")
-    if game:
-        qs = qs.filter(game__slug=game)
-    if bot:
-        seats = MatchSeat.objects.filter(bot_version__bot_id=bot).values("match_id")
-        qs = qs.filter(pk__in=seats)
-    if status:
-        qs = qs.filter(status=status)
-    return qs
-
-
-def _for_api(qs: QuerySet[Match]) -> QuerySet[Match]:
-    """Only what the API's match serializer reads (``matches.api.MatchSerializer``): a page of
-    50 matches makes some 500 model objects, so each carries only its own columns."""
-    seats = (
-        MatchSeat.objects.select_related("bot_version__bot")
-        .only(
-            "match",
-            "seat",
-            "score",
-            "rank",
-            "status",
-            "faults",
-            "time_ms",
-            "bot_version__number",
-            "bot_version__bot__name",
-        )
-        .order_by("seat")
-    )
-    # the ratings app's per-seat changes, by reverse relation (matches does not import ratings)
-    change_model = cast(type[Model], Match._meta.get_field("rating_changes").related_model)
-    changes = change_model._default_manager.only("match", "seat", "elo_before", "elo_after")
-    return (
-        qs.select_related("game")
-        .only(*API_MATCH_FIELDS, "game__slug")
-        .prefetch_related(Prefetch("seats", seats), Prefetch("rating_changes", changes))
-    )
-
-
 #: The match columns the API shows (``matches.api.MatchSerializer`` lists them from here).
 API_MATCH_FIELDS = (
     "id",
@@ -106,6 +26,77 @@ API_MATCH_FIELDS = (
     "finished_at",
     "duration_ms",
 )
+
+
+def _seats(*only: str) -> QuerySet[MatchSeat]:
+    """A match's seats in seat order with their versions and bots: only the columns ``only``
+    names (and the link to the match) when given."""
+    qs = MatchSeat.objects.select_related("bot_version__bot").order_by("seat")
+    return qs.only("match", *only) if only else qs
+
+
+def _with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
+    # A version's texts (a failed one's stderr: kilobytes) and a bot's description are never
+    # shown with a match: not read for every seat.
+    seats = _seats().defer(
+        "bot_version__failure_stderr", "bot_version__status_reason", "bot_version__bot__description"
+    )
+    # rating_changes: the ratings app's rows for this match, by reverse relation (no import).
+    return qs.select_related("game", "tournament").prefetch_related(
+        Prefetch("seats", seats), "rating_changes"
+    )
+
+
+def _as_rows(qs: QuerySet[Match]) -> QuerySet[Match]:
+    """Only what a table of matches on a page shows (site_pages/_match_rows.html): no JSON
+    column decoded, no rating changes, four columns of each seat."""
+    seats = _seats("seat", "rank", "score", "bot_version__bot__name")
+    return (
+        qs.select_related("game")
+        .only("id", "status", "created_at", "game__name", "game__slug")
+        .prefetch_related(Prefetch("seats", seats))
+    )
+
+
+def _for_api(qs: QuerySet[Match]) -> QuerySet[Match]:
+    """Only what the API's match serializer reads (``matches.api.MatchSerializer``): a page of
+    50 matches makes some 500 model objects, so each carries only its own columns."""
+    seats = _seats(
+        "seat",
+        "score",
+        "rank",
+        "status",
+        "faults",
+        "time_ms",
+        "bot_version__number",
+        "bot_version__bot__name",
+    )
+    # the ratings app's per-seat changes, by reverse relation (matches does not import ratings)
+    change_model = cast(type[Model], Match._meta.get_field("rating_changes").related_model)
+    changes = change_model._default_manager.only("match", "seat", "elo_before", "elo_after")
+    return (
+        qs.select_related("game")
+        .only(*API_MATCH_FIELDS, "game__slug")
+        .prefetch_related(Prefetch("seats", seats), Prefetch("rating_changes", changes))
+    )
+
+
+def _narrowed(game: str | None, bot: int | None, status: str | None) -> QuerySet[Match]:
+    """Matches, newest first, narrowed by game slug, bot id and status (each optional). A
+    bot's matches are found through its seats (a subquery, not a join: no DISTINCT)."""
+    qs = Match.objects.order_by("-id")
+    if game:
+        qs = qs.filter(game__slug=game)
+    if bot:
+        seats = MatchSeat.objects.filter(bot_version__bot_id=bot).values("match_id")
+        qs = qs.filter(pk__in=seats)
+    if status:
+        qs = qs.filter(status=status)
+    return qs
+
+
+def latest_matches(limit: int = 10) -> QuerySet[Match]:
+    return _as_rows(Match.objects.order_by("-id"))[:limit]
 
 
 def api_matches(
