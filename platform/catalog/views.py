@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from matches.selectors import match_rows
 from meeple import stamps
+from meeple.params import id_param
 from ratings.selectors import board_stamp_key, leaderboard
 
 from arena.newbot import starter_zip
@@ -19,10 +20,6 @@ from catalog.selectors import (
 
 #: Leaderboard rows per page.
 LEADERBOARD_PAGE = 50
-
-
-def _int(raw: str | None) -> int | None:
-    return int(raw) if raw and raw.isdigit() else None
 
 
 def game_list(request: HttpRequest) -> HttpResponse:
@@ -39,7 +36,7 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     board = split_leaderboard(game, [])  # only the held bots: the ranking is paged below
     held = [e.bot_id for e in (*board.in_placement, *board.suspended)]
     ratings = leaderboard(game).exclude(bot_id__in=held)
-    found = _int(request.GET.get("bot"))
+    found = id_param(request.GET.get("bot"))
     place = leaderboard_position(ratings, found) if found else None
     page_no = (place - 1) // LEADERBOARD_PAGE + 1 if place else request.GET.get("page")
     page = Paginator(ratings, LEADERBOARD_PAGE).get_page(page_no)

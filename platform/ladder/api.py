@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
 from matches.models import MatchKind
 from meeple.fields import StrictIntegerField
+from meeple.throttles import ChallengeThrottle
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -208,6 +209,10 @@ class ChallengesApi(APIView):
     match at ``/api/matches/<id>/``)."""
 
     permission_classes = [permissions.IsAuthenticated]
+
+    def get_throttles(self) -> list[Any]:
+        # Sending challenges (POSTs) also counts against the ``challenge`` rate, with the page's.
+        return [*super().get_throttles(), ChallengeThrottle()]
 
     @extend_schema(responses=ChallengeListSerializer)
     def get(self, request: Request) -> Response:

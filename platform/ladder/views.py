@@ -12,21 +12,24 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
+from meeple.params import id_param
+from meeple.throttles import web_throttle
 
 from ladder.services import create_challenge
 
 
 @login_required
 @require_POST
+@web_throttle("challenge")
 def bot_challenge(request: HttpRequest, pk: int) -> HttpResponse:
     """Challenge bot ``pk`` (and any other chosen bots) with one of the user's own bots."""
     user = cast(User, request.user)  # login_required
     target = get_object_or_404(Bot, pk=pk)
-    own = Bot.objects.filter(pk=_int(request.POST.get("with")), owner=user).first()
+    own = Bot.objects.filter(pk=id_param(request.POST.get("with")), owner=user).first()
     if own is None:
         messages.error(request, "Choose one of your own bots to challenge with.")
         return redirect("bots:detail", pk=target.pk)
-    extra_ids = [_int(x) for x in request.POST.getlist("also")][:10]
+    extra_ids = [i for x in request.POST.getlist("also")[:10] if (i := id_param(x))]
     extra = list(Bot.objects.filter(pk__in=extra_ids, game=target.game).exclude(pk=target.pk))
     try:
         match = create_challenge(user=user, bot=own, opponents=[target, *extra])
@@ -35,7 +38,3 @@ def bot_challenge(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("bots:detail", pk=target.pk)
     messages.success(request, f"Challenge sent: match #{match.pk} (friendly, unrated).")
     return redirect("matches:detail", pk=match.pk)
-
-
-def _int(value: str | None) -> int:
-    return int(value) if value and value.isdigit() else 0

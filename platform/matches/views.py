@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import render
 from meeple.fields import IdField, LookupField
 from meeple.limits import error_response
+from meeple.params import int_param
 
 from matches import replay_steps, replays
 from matches.models import Match, MatchStatus
@@ -108,10 +109,6 @@ def may_read_stderr(user, match: Match, seat) -> bool:  # type: ignore[no-untype
     return bool(user.is_staff or seat.bot_version.bot.owner_id == user.pk)
 
 
-def _int(raw: str | None) -> int | None:
-    return int(raw) if raw and raw.isdigit() else None
-
-
 def match_step(request: HttpRequest, pk: int, n: int) -> HttpResponse:
     """Step ``n`` of the replay; ``?seat=k`` adds what seat ``k`` knew (``seat_view``). A
     replay never changes once stored, so the rendered step is cached (Django's cache, keyed by
@@ -123,9 +120,9 @@ def match_step(request: HttpRequest, pk: int, n: int) -> HttpResponse:
             raise Http404(f"No match {pk}")
         return JsonResponse({"error": "This match has no replay."}, status=404)
     raw = request.GET.get("seat", "")
-    if raw and not raw.isdigit():
-        return JsonResponse({"error": f"seat must be a seat number, got {raw!r}"}, status=400)
-    seat = int(raw) if raw else None
+    seat = int_param(raw, maximum=99) if raw else None
+    if raw and seat is None:
+        return JsonResponse({"error": f"seat must be a seat number, got {raw[:20]!r}"}, status=400)
     variant = "" if seat is None else f"seat={seat}"
     etag = f'"{replays.step_cache_key(sha, n, variant).split(":", 1)[1]}"'
     if etag in request.headers.get("If-None-Match", ""):

@@ -68,6 +68,8 @@ MIDDLEWARE = [
     # Before anything reads a body: refuse one whose Content-Length is over the cap.
     "meeple.limits.RequestBodyLimitMiddleware",
     # Pages and API answers compressed when the client accepts it (responses that already
+    # No NUL byte in any query parameter reaches a view (PostgreSQL refuses them in text).
+    "meeple.params.NulParameterMiddleware",
     # carry a Content-Encoding, such as stored replays, pass untouched).
     "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -173,8 +175,9 @@ FILE_UPLOAD_HANDLERS = [
 _proxy_header = os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip()
 if _proxy_header:
     SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https")
-# How many proxies sit in front (their X-Forwarded-For entries are trusted for client
-# addresses in throttles and log-in lockouts); 0: REMOTE_ADDR.
+# How many proxies of yours sit in front: the client's address is then the entry the outermost
+# of them wrote into X-Forwarded-For; 0 (the default): the socket's peer, and X-Forwarded-For is
+# never read. One answer for throttles, log-in lockouts and logs: meeple/client_address.py.
 NUM_PROXIES = env_int("NUM_PROXIES", 0)
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
@@ -237,7 +240,7 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "meeple.throttles.client_ip"
+AXES_CLIENT_IP_CALLABLE = "meeple.client_address.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_VERBOSE = False
 # Failures are what lockouts need; a row per successful log-in is not.
@@ -357,7 +360,9 @@ REST_FRAMEWORK = {
         "login": os.environ.get("THROTTLE_LOGIN", "30/min"),
         "challenge": os.environ.get("THROTTLE_CHALLENGE", "60/hour"),
     },
-    "NUM_PROXIES": NUM_PROXIES or None,
+    # Not read by the site's throttles (meeple.client_address is), but DRF's None would trust
+    # every X-Forwarded-For: keep DRF's own idea the same for any class that still asks it.
+    "NUM_PROXIES": NUM_PROXIES,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Meeple Arena API",
@@ -377,7 +382,12 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Records about a request name its client as the throttles count it (never a forged header).
+    "filters": {"client": {"()": "meeple.client_address.ClientAddressFilter"}},
+    "formatters": {"site": {"format": "%(levelname)s %(name)s [%(client)s] %(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["client"], "formatter": "site"}
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},
 }

@@ -2,14 +2,14 @@
 
 Counts live in Django's default cache: Redis when ``CACHE_URL``/``REDIS_URL`` is set, else the
 database cache, so that they hold across worker processes and hosts (never a per-process
-memory cache). The API uses DRF's throttle classes (``DEFAULT_THROTTLE_CLASSES``); the forms
-call :func:`web_throttle` with the very same classes, so a bot upload through the page and one
-through the API draw on one counter.
+memory cache), each hit one atomic step (:mod:`meeple.rate_counter`). The API uses these classes
+(``DEFAULT_THROTTLE_CLASSES``); the forms call :func:`web_throttle` with the very same classes,
+so a bot upload through the page and one through the API draw on one counter. Per-address
+limits count :func:`meeple.client_address.client_address`, never a header a client can forge.
 """
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -17,36 +17,51 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
-from rest_framework.throttling import (
-    AnonRateThrottle,
-    BaseThrottle,
-    SimpleRateThrottle,
-    UserRateThrottle,
-)
+from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
+from meeple import rate_counter
+from meeple.client_address import client_address
 from meeple.limits import error_response
 
 
-class _CurrentRates:
-    """Read the rate from the settings when counting (DRF's classes keep the rates of import
-    time, so tests and reloaded settings would not reach them)."""
+class _Counted(SimpleRateThrottle):
+    """What the site's throttles change in DRF's: the rate read from the settings when counting
+    (DRF's classes keep the rates of import time, so tests and reloaded settings would not reach
+    them), the trusted client address, and an atomic counter instead of a read-modify-write
+    history list (which loses hits under concurrency)."""
 
-    scope: str | None
+    _wait_s: float | None = None
 
     def get_rate(self) -> str | None:
         rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope or "")
         return None if rate is None else str(rate)
 
+    def get_ident(self, request: Any) -> str:
+        return client_address(request)
 
-class AnonThrottle(_CurrentRates, AnonRateThrottle):
+    def allow_request(self, request: Any, view: Any) -> bool:
+        if self.rate is None:
+            return True
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        verdict = rate_counter.take(key, self.num_requests, self.duration)
+        self._wait_s = verdict.wait_s
+        return verdict.allowed
+
+    def wait(self) -> float | None:
+        return self._wait_s
+
+
+class AnonThrottle(_Counted, AnonRateThrottle):
     """Anonymous API requests per address (``anon`` rate)."""
 
 
-class UserThrottle(_CurrentRates, UserRateThrottle):
+class UserThrottle(_Counted, UserRateThrottle):
     """Authenticated API requests per user (``user`` rate)."""
 
 
-class ScopeThrottle(_CurrentRates, SimpleRateThrottle):
+class ScopeThrottle(_Counted):
     """One scope's unsafe requests (POST...), per user, or per client address when anonymous.
     Same cache keys as DRF's ``ScopedRateThrottle`` (``throttle_<scope>_<ident>``)."""
 
@@ -123,14 +138,3 @@ def web_throttle(
         return wrapped
 
     return decorate
-
-
-def client_ip(request: Any) -> str | None:
-    """The client's address as the throttles see it (``NUM_PROXIES`` trusted proxies), for
-    django-axes too, so that both count the same client; None when it is not an address (a
-    request made in-process, say), which PostgreSQL's inet column would refuse."""
-    ident = str(BaseThrottle().get_ident(request) or "").strip()
-    try:
-        return str(ipaddress.ip_address(ident))
-    except ValueError:
-        return None

@@ -16,6 +16,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from meeple.fields import MAX_INT
+from meeple.params import id_param, int_param
 
 from games.registry import get_game
 from play import selectors, services
@@ -33,9 +35,9 @@ def _me(request: HttpRequest) -> User:
 
 def _game_from(request: HttpRequest) -> tuple[Game | None, Bot | None]:
     bot = None
-    bot_raw = request.GET.get("bot") or request.POST.get("bot") or ""
-    if bot_raw.isdigit():
-        bot = Bot.objects.select_related("game").filter(pk=int(bot_raw)).first()
+    bot_id = id_param(request.GET.get("bot") or request.POST.get("bot"))
+    if bot_id is not None:
+        bot = Bot.objects.select_related("game").filter(pk=bot_id).first()
     slug = request.GET.get("game") or request.POST.get("game") or ""
     game = bot.game if bot else active_games().filter(slug=slug).first()
     return game, bot
@@ -94,9 +96,10 @@ def _options_from(request: HttpRequest, game: Game) -> dict[str, Any]:
         elif raw is None or raw == "":
             continue
         elif o.kind is int:
-            if not raw.strip().lstrip("-").isdigit():
-                raise PlayError(f"Option {o.name} must be a whole number, got {raw!r}.")
-            value = int(raw)
+            number = int_param(raw, minimum=-MAX_INT - 1)
+            if number is None:
+                raise PlayError(f"Option {o.name} must be a whole number, got {raw[:20]!r}.")
+            value = number
         else:
             value = raw
         if value != o.default:

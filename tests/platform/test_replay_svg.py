@@ -75,3 +75,12 @@ def test_renderers_are_the_ones_each_game_declares() -> None:
     assert replay_steps.renderer_for("trishaw-frenzy") is render_text
     assert replay_steps.svg_renderer_for("no-such-game") is None
     assert replay_steps.renderer_for("no-such-game") is None
+
+
+@pytest.mark.parametrize("seat", ["%C2%B2", "%D9%A1", str(10**20), "-1", "x"])
+def test_a_seat_is_ascii_digits_or_a_400(client, trishaw_match, seat: str) -> None:
+    """``?seat=²`` passed ``str.isdigit()`` and failed in ``int()``: it was a 500."""
+    response = client.get(f"/matches/{trishaw_match.pk}/steps/1.json?seat={seat}")
+    assert response.status_code == 400
+    assert "seat must be a seat number" in response.json()["error"]
+    assert client.get(f"/matches/{trishaw_match.pk}/steps/1.json?seat=1").status_code == 200

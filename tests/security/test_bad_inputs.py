@@ -58,15 +58,25 @@ CASES = [
     Case("page-matches-nul", "anonymous", "get", "/matches/?game=%00", 400, "Null char", web=True),
     Case("page-matches-sup2", "anonymous", "get", "/matches/?bot=%C2%B2", 400, "0-9", web=True),
     Case("page-matches-status", "anonymous", "get", "/matches/?status=x", 400, "choice", web=True),
+    # No NUL byte in any query parameter reaches a view (meeple/params.py): searches included.
     Case(
         "page-tournament-new-nul",
         "organiser",
         "get",
         "/tournaments/new/?game=%00",
         400,
-        "Not a game",
+        "Null characters",
         web=True,
     ),
+    Case("page-bots-q-nul", "anonymous", "get", "/bots/?q=a%00b", 400, "Null char", web=True),
+    Case("page-bots-key-nul", "anonymous", "get", "/bots/?q%00=a", 400, "Null char", web=True),
+    Case("api-search-nul", "anonymous", "get", "/api/bots/?search=%00", 400, "Null char"),
+    # Digits that str.isdigit() accepts and int() refuses, and numbers past a column: the
+    # parameter counts as not given (meeple/params.py), never a 500.
+    Case("page-game-bot-sup2", "anonymous", "get", "/games/trnd/?bot=%C2%B2", 200, "TRND", web=True),
+    Case("page-game-bot-huge", "anonymous", "get", f"/games/trnd/?bot={10**20}", 200, "TRND", web=True),
+    Case("play-new-bot-sup2", "owner", "get", "/play/new/?bot=%C2%B2", 200, "", web=True),
+    Case("play-new-bot-huge", "owner", "get", f"/play/new/?bot={10**20}", 200, "", web=True),
     # ids of more than 18 digits match no URL (meeple/converters.py): never the database
     Case(
         "match-id-huge", "anonymous", "get", "/api/matches/99999999999999999999/", 404, "Not found"
@@ -495,3 +505,4 @@ def test_other_users_upload_is_refused_before_reading(world: World) -> None:
     )
     assert response.status_code == 403
     assert "owner" in _text(response)
+

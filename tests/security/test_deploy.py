@@ -3,8 +3,6 @@ gunicorn with deploy/gunicorn.conf.py serves the site with its limits and securi
 
 from __future__ import annotations
 
-import os
-import secrets
 import socket
 import subprocess
 import sys
@@ -18,20 +16,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import REPO
-
-
-def production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CACHE_", "REDIS_"))}
-    env.update(
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="arena.example,127.0.0.1",
-        ARENA_DATA_DIR=str(tmp_path),
-        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        PYTHONPATH=f"{REPO}{os.pathsep}{REPO / 'platform'}",
-    )
-    env.update(extra)
-    return env
+from tests.security.servers import gunicorn as serve
+from tests.security.servers import prepare_site, production_env
 
 
 def test_check_deploy_has_no_warning(tmp_path: Path) -> None:
@@ -70,49 +56,14 @@ def test_production_settings_values(tmp_path: Path) -> None:
     ], out.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def gunicorn(tmp_path_factory: Any) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("gunicorn")
     # Behind a TLS proxy in production; here plain HTTP on loopback, the proxy header says https.
     env = production_env(tmp, SECURE_PROXY_SSL_HEADER="X-Forwarded-Proto")
-    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-        subprocess.run(
-            [sys.executable, "manage.py", *command, "-v0"],
-            cwd=REPO,
-            env=env,
-            check=True,
-            timeout=300,
-        )
-    port = _free_port()
-    env.update(GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_WORKERS="2")
-    gunicorn_bin = str(Path(sys.executable).with_name("gunicorn"))
-    proc = subprocess.Popen(
-        [gunicorn_bin, "-c", "deploy/gunicorn.conf.py"],
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=open(tmp / "gunicorn.log", "wb"),  # noqa: SIM115 - closed with the process
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail("gunicorn did not start")
+    prepare_site(env)
+    with serve(env, tmp / "gunicorn.log") as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def _get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
