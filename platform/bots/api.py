@@ -91,7 +91,11 @@ class VersionUploadSerializer(serializers.Serializer):
 
 
 class UploadErrorSerializer(serializers.Serializer):
-    detail = serializers.JSONField()
+    """A refused upload: the file's faults under ``code`` (the form field), or one message under
+    ``detail`` (a body too large, a request that could not be read)."""
+
+    code = serializers.ListField(child=serializers.CharField(), required=False)
+    detail = serializers.CharField(required=False)
 
 
 class BotFilter(django_filters.FilterSet):

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import schemathesis
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
@@ -82,3 +83,19 @@ def test_api_conforms_to_its_schema(world: World, settings: Any, keep_connection
         except Exception as exc:  # collect every operation's failure, then report them all
             failures.append(f"{operation.label}: {exc}")
     assert not failures, "\n\n".join(failures)
+
+
+def test_a_refused_upload_answers_what_the_schema_says(world: World) -> None:
+    """The upload's 400 carries the file's faults under ``code``; the schema said ``detail``."""
+    schema = world.api("anonymous").get("/api/schema/?format=json").json()
+    post = schema["paths"]["/api/bots/{id}/versions/"]["post"]
+    ref = post["responses"]["400"]["content"]["application/json"]["schema"]["$ref"]
+    body = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert set(body["properties"]) == {"code", "detail"}
+    assert not body.get("required")
+    refused = world.api("owner").post(
+        f"/api/bots/{world.bot.pk}/versions/",
+        {"code": SimpleUploadedFile("notes.txt", b"hello")},
+        format="multipart",
+    )
+    assert refused.status_code == 400 and set(refused.json()) <= set(body["properties"])
