@@ -77,8 +77,18 @@ CASES = [
     Case("api-search-nul", "anonymous", "get", "/api/bots/?search=%00", 400, "Null char"),
     # Digits that str.isdigit() accepts and int() refuses, and numbers past a column: the
     # parameter counts as not given (meeple/params.py), never a 500.
-    Case("page-game-bot-sup2", "anonymous", "get", "/games/trnd/?bot=%C2%B2", 200, "TRND", web=True),
-    Case("page-game-bot-huge", "anonymous", "get", f"/games/trnd/?bot={10**20}", 200, "TRND", web=True),
+    Case(
+        "page-game-bot-sup2", "anonymous", "get", "/games/trnd/?bot=%C2%B2", 200, "TRND", web=True
+    ),
+    Case(
+        "page-game-bot-huge",
+        "anonymous",
+        "get",
+        f"/games/trnd/?bot={10**20}",
+        200,
+        "TRND",
+        web=True,
+    ),
     Case("play-new-bot-sup2", "owner", "get", "/play/new/?bot=%C2%B2", 200, "", web=True),
     Case("play-new-bot-huge", "owner", "get", f"/play/new/?bot={10**20}", 200, "", web=True),
     # ids of more than 18 digits match no URL (meeple/converters.py): never the database
@@ -509,4 +519,3 @@ def test_other_users_upload_is_refused_before_reading(world: World) -> None:
     )
     assert response.status_code == 403
     assert "owner" in _text(response)
-

@@ -278,3 +278,26 @@ def test_wrong_passwords_through_the_api_lock_too(world: World, settings: Any) -
         "/accounts/login/", {"username": "bob", "password": "pw-bob-123"}, REMOTE_ADDR=ip
     )
     assert web.status_code == 429
+
+
+def test_challenges_are_throttled_through_the_api_and_the_page_together(
+    world: World, settings: Any
+) -> None:
+    """The documented ``challenge`` rate (``THROTTLE_CHALLENGE``) counts challenges sent from
+    the bot page and through the API on one counter per user."""
+    _rates(settings, challenge="2/min")
+    settings.ARENA_CHALLENGES_PER_DAY = 100  # the daily allowance is not what is tested here
+    target = world.builtin.bot
+    page = world.web("owner").post(
+        f"/bots/{target.pk}/challenge/", {"with": world.bot.pk}, REMOTE_ADDR="192.0.2.40"
+    )
+    assert page.status_code != 429
+    api = world.api("owner")
+    body = {"bot": world.bot.pk, "opponents": [target.pk, world.builtin2.bot.pk]}
+    assert api.post("/api/challenges/", body, format="json").status_code != 429
+    third = api.post("/api/challenges/", body, format="json")
+    assert third.status_code == 429 and "throttled" in third.json()["detail"]
+    again = world.web("owner").post(f"/bots/{target.pk}/challenge/", {"with": world.bot.pk})
+    assert again.status_code == 429
+    # Reading one's challenges is not sending one: never counted.
+    assert api.get("/api/challenges/").status_code == 200
