@@ -19,12 +19,19 @@ from typing import Any
 
 import orjson
 
+from arena import json_bounds
+
 PROTOCOL_VERSION = 1
 #: The protocol's documentation, shipped in the package so that an installed site shows it.
 DOC = Path(__file__).with_name("bot-protocol.md")
 
 #: A bot's ``log`` text is kept in the replay; longer ones are cut to this many characters.
 MAX_LOG_CHARS = 2000
+#: A line a bot writes that nests arrays and objects deeper than this is not read (the fault
+#: of a line that is not JSON): measured before any decoder runs, which would recurse once per
+#: level. The referee's own messages nest fewer than 10. (Lines are capped in length by the
+#: sandbox: ``sandbox.base.Limits.max_line_bytes``, 1 MiB.)
+MAX_DEPTH = json_bounds.MAX_DEPTH
 
 # Fault kinds, as recorded in the replay (``faults[].kind``).
 TIMEOUT = "timeout"
@@ -109,15 +116,30 @@ def end_message(result: dict[str, Any]) -> dict[str, Any]:
     return {"type": "end", "result": result}
 
 
-def _decode_object(line: str) -> dict[str, Any] | None:
+def _decode_object(line: str) -> dict[str, Any] | str:
+    """The JSON object ``line`` holds, or why it holds none (a fault's detail). Never raises:
+    whatever a bot writes is at worst its own fault, never the platform's error."""
     try:
-        value = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        try:  # what the standard library also reads (NaN, huge integers) is still read
-            value = json.loads(line)
-        except ValueError:  # JSONDecodeError and the odd UnicodeDecodeError
-            return None
-    return value if isinstance(value, dict) else None
+        value = json_bounds.loads(line, max_depth=MAX_DEPTH)
+    except json_bounds.JSONBoundsError as e:
+        return f'{e} (bot-protocol.md, "Limits")'
+    except Exception:  # any other refusal of either decoder, whatever its class
+        return "not one JSON object"
+    return value if isinstance(value, dict) else "not one JSON object"
+
+
+def printable(text: str) -> str:
+    """``text`` with what cannot be stored as text made U+FFFD: NUL (PostgreSQL refuses it in
+    text and in ``jsonb``) and lone surrogates (not encodable as UTF-8), both of which a bot can
+    write, the second as a JSON escape (``"\\ud800"``)."""
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 def _short(line: str, limit: int = 120) -> str:
@@ -136,12 +158,12 @@ class Ready:
 def parse_ready(line: str) -> Ready:
     msg = _decode_object(line)
     expected = 'expected {"type": "ready"}'
-    if msg is None:
-        return Ready(fault=NO_READY, detail=f"{expected}, got {_short(line)!r} (not a JSON object)")
+    if isinstance(msg, str):
+        return Ready(fault=NO_READY, detail=f"{expected}, got {_short(line)!r} ({msg})")
     if msg.get("type") != "ready":
         return Ready(fault=NO_READY, detail=f"{expected}, got {_short(line)!r}")
     name = msg.get("name")
-    return Ready(name=name[:100] if isinstance(name, str) else None)
+    return Ready(name=printable(name[:100]) if isinstance(name, str) else None)
 
 
 @dataclass(frozen=True)
@@ -168,21 +190,24 @@ def _match_key(value: Any) -> bytes:
     is free), several times faster: matching an ``action`` answer compares it with every legal
     action."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except TypeError:
         return b"\0" + canonical(value).encode()
+    # orjson writes NaN and the infinities (which json reads from a bot) as null: a value that
+    # shows null is compared by its canonical text, where they differ.
+    return b"\0" + canonical(value).encode() if b"null" in key else key
 
 
 def parse_answer(line: str, legal: list[Any], turn: int) -> Answer:
     """Check one line against the pending decision ``turn`` with its ``legal`` actions."""
     msg = _decode_object(line)
-    if msg is None:
-        return Answer(fault=INVALID_JSON, detail=f"not one JSON object: {_short(line)!r}")
+    if isinstance(msg, str):
+        return Answer(fault=INVALID_JSON, detail=f"{msg}: {_short(line)!r}")
     echoed = msg.get("turn", turn)
     if echoed != turn or isinstance(echoed, bool):
         return Answer(stale=True, detail=f"answer for turn {echoed!r}, pending turn {turn}")
     log = msg.get("log")
-    log = log[:MAX_LOG_CHARS] if isinstance(log, str) else None
+    log = printable(log[:MAX_LOG_CHARS]) if isinstance(log, str) else None
     if "action_index" in msg:
         index = msg["action_index"]
         if isinstance(index, bool) or not isinstance(index, int):
@@ -195,7 +220,7 @@ def parse_answer(line: str, legal: list[Any], turn: int) -> Answer:
             return Answer(
                 fault=INDEX_OUT_OF_RANGE,
                 log=log,
-                detail=f"action_index {index} not in 0..{len(legal) - 1}",
+                detail=f"action_index {_short(str(index))} not in 0..{len(legal) - 1}",
             )
         return Answer(index=index, log=log)
     if "action" in msg:

@@ -268,7 +268,8 @@ class ProgramSeat(Seat):
             self.process.close(grace_s=grace_s)
 
     def logs(self) -> str:
+        """The bot's stderr, as text a database stores (a NUL byte made U+FFFD)."""
         try:
-            return self.process.stderr_text()
+            return p.printable(self.process.stderr_text())
         except Exception:
             return ""

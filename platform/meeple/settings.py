@@ -342,6 +342,13 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # JSON bodies are measured (size, nesting depth) before they are decoded: a 400, never a
+    # RecursionError (meeple/parsers.py). Forms and uploads as DRF reads them.
+    "DEFAULT_PARSER_CLASSES": [
+        "meeple.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "meeple.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from meeple.fields import MAX_INT
 from meeple.params import id_param, int_param
+from meeple.parsers import load_json_body
 
 from games.registry import get_game
 from play import selectors, services
@@ -173,9 +174,9 @@ def _json_error(exc: PlayError) -> JsonResponse:
 
 def _body(request: HttpRequest) -> dict[str, Any]:
     try:
-        data = json.loads(request.body or b"{}")
-    except ValueError:
-        raise PlayError("The request body is not JSON.") from None
+        data = load_json_body(request.body or b"{}")
+    except ValueError as exc:  # not JSON, too large, nested too deep: the message says which
+        raise PlayError(str(exc)) from None
     if not isinstance(data, dict):
         raise PlayError("The request body must be a JSON object.")
     return data
