@@ -23,9 +23,12 @@ def _upload_to(instance: BotVersion, filename: str) -> str:
 
 
 class VersionStatus(models.TextChoices):
-    """A version's life: an upload plays a qualification match before it may enter the ladder."""
+    """A version's life: an upload's code is checked on a worker (``bots.tasks.check_version``),
+    then it plays a qualification match before it may enter the ladder."""
 
-    UPLOADED = "uploaded", "Uploaded"  # stored; its qualification match is not started yet
+    #: Stored; a worker checks (compiles) its code before it may qualify.
+    CHECKING = "checking", "Being checked"
+    UPLOADED = "uploaded", "Uploaded"  # checked; its qualification match is not started yet
     QUALIFYING = "qualifying", "Qualifying"  # its qualification match is queued or running
     ACTIVE = "active", "Active"  # qualified (or built-in): may play on the ladder
     FAILED = "failed", "Failed"  # crashed, timed out or played illegally in qualification
@@ -92,8 +95,8 @@ class BotVersion(models.Model):
     sha256 = models.CharField(max_length=64, blank=True)
     size_bytes = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
-    #: Versions made in code (built-ins) are active at once; uploads start as ``uploaded``
-    #: (``services.upload_version``) and qualify first.
+    #: Versions made in code (built-ins) are active at once; uploads start as ``checking``
+    #: (``services.upload_version``), and qualify once their code is checked.
     status = models.CharField(
         max_length=16, choices=VersionStatus.choices, default=VersionStatus.ACTIVE
     )
@@ -102,6 +105,8 @@ class BotVersion(models.Model):
     #: The tail of its stderr in the failed qualification match: its owner's eyes only.
     failure_stderr = models.TextField(blank=True)
     status_changed_at = models.DateTimeField(null=True, blank=True)
+    #: When its code check was last sent to a worker (the ladder's tick sends a lost one again).
+    check_sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["bot", "-number"]

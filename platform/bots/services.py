@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from arena.botspec import HUMAN
 from bots.models import Bot, BotVersion, VersionStatus
-from bots.signals import version_uploaded
 from bots.validation import validate_bot_file
 
 #: The system account that owns every built-in bot.
@@ -61,10 +60,12 @@ class DuplicateUpload(ValidationError):
 
 @transaction.atomic
 def upload_version(*, bot: Bot, filename: str, data: bytes) -> BotVersion:
-    """Validate and store a new version of ``bot`` (number = last + 1, status ``uploaded``).
+    """Check the file's structure (cheap: no compiling here) and store it as a new version of
+    ``bot`` (number = last + 1, status ``checking``).
 
-    Once committed, ``bots.signals.version_uploaded`` tells the ladder to qualify it. The same
-    bytes as an earlier version of this bot raise :class:`DuplicateUpload`."""
+    Once committed, a worker checks its code (``bots.checks``: compiling ``main.py`` with
+    limits); a version that passes then qualifies. The same bytes as an earlier version of
+    this bot raise :class:`DuplicateUpload`."""
     if bot.is_builtin:
         raise ValidationError("Built-in bots cannot receive uploads.")
     kind = validate_bot_file(filename, data, settings.ARENA_UPLOAD_MAX_BYTES)
@@ -81,22 +82,26 @@ def upload_version(*, bot: Bot, filename: str, data: bytes) -> BotVersion:
         number=number,
         sha256=sha256,
         size_bytes=len(data),
-        status=VersionStatus.UPLOADED,
+        status=VersionStatus.CHECKING,
         status_changed_at=timezone.now(),
     )
     version.code.save(f"main.{kind}" if kind == "py" else "bot.zip", ContentFile(data), save=False)
     version.save()
-    transaction.on_commit(
-        lambda: version_uploaded.send(sender=BotVersion, version=version), robust=True
-    )
+    transaction.on_commit(lambda: _send_check(version.pk), robust=True)
     return version
+
+
+def _send_check(version_id: int) -> None:
+    from bots.checks import send_check  # bots.checks builds on this module
+
+    send_check(version_id)
 
 
 def set_version_status(
     version: BotVersion, status: VersionStatus, *, reason: str = "", stderr: str = ""
 ) -> BotVersion:
-    """Move a version along its life (``uploaded -> qualifying -> active | failed``, or
-    ``waiting_sandbox``), with the reason and stderr its owner sees."""
+    """Move a version along its life (``checking -> uploaded -> qualifying -> active``, any of
+    them ``-> failed``, or ``waiting_sandbox``), with the reason and stderr its owner sees."""
     version.status = status
     version.status_reason = reason
     version.failure_stderr = stderr

@@ -4,5 +4,6 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-#: Sent once a new uploaded version is committed (``sender=BotVersion``, ``version=``).
-version_uploaded = Signal()
+#: Sent once an uploaded version's code passed its check on a worker and that is committed
+#: (``sender=BotVersion``, ``version=``): it may now qualify.
+version_checked = Signal()

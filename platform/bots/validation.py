@@ -1,6 +1,8 @@
 """Checking an uploaded bot before it is stored: the site's door to :mod:`sandbox.bundle`, the one
 validator that the API, the pages, the command line and the sandbox share (so what is accepted
-always runs). Errors become Django ``ValidationError`` with the uploader's message."""
+always unpacks). It is structural and cheap (size, zip members, main.py present and UTF-8): the
+web request answers at once, and compiling happens on a worker (``bots.checks``). Errors become
+Django ``ValidationError`` with the uploader's message."""
 
 from __future__ import annotations
 

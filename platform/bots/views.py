@@ -32,8 +32,9 @@ from bots.selectors import bots_search
 from bots.services import create_bot, pin_version, upload_version
 
 UPLOADED_NOTE = (
-    "{name} v{number} is uploaded. It now plays a qualification match against the built-in "
-    "bots; once it passes, it joins the ladder and plays its placement matches on its own."
+    "{name} v{number} is uploaded. A worker checks that its code compiles, then it plays a "
+    "qualification match against the built-in bots; once it passes, it joins the ladder and "
+    "plays its placement matches on its own."
 )
 
 

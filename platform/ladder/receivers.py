@@ -1,4 +1,4 @@
-"""The ladder listens: a new upload is qualified, a finished (or failed) match moves the ladder.
+"""The ladder listens: a checked upload is qualified, a finished (or failed) match moves the ladder.
 
 The dependency points ladder -> bots, matches: neither of them imports the ladder.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bots.signals import version_uploaded
+from bots.signals import version_checked
 from django.db import transaction
 from django.dispatch import receiver
 from matches.signals import match_failed, match_finished
@@ -18,10 +18,10 @@ from ladder import services
 from ladder.selectors import history_stamp_key
 
 
-@receiver(version_uploaded, dispatch_uid="ladder.qualify_upload")
+@receiver(version_checked, dispatch_uid="ladder.qualify_upload")
 def _qualify_upload(sender: Any, version: Any, **_: Any) -> None:
-    # Sent after the upload commits: a task makes the qualification match at once (the next
-    # tick would too, should the message be lost).
+    # Sent once a worker's check of its code commits: a task makes the qualification match at
+    # once (the next tick would too, should the message be lost).
     from ladder.tasks import qualify
 
     try:

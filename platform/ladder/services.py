@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from bots.checks import resend_lost_checks
 from bots.models import Bot, BotVersion, VersionStatus
 from bots.selectors import playing_versions
 from bots.services import SYSTEM_USERNAME, set_version_status
@@ -294,6 +295,8 @@ def _lock_state(game: Game) -> LadderState | None:
 def _qualify_pending(
     game: Game, state: LadderState, now: datetime, rng: random.Random, report: TickReport
 ) -> None:
+    # Uploads whose code check was lost go to a worker again; they qualify once it passes.
+    resend_lost_checks(game, now)
     statuses = [VersionStatus.UPLOADED]
     retry = state.last_sandbox_retry_at
     if retry is None or now - retry >= SANDBOX_RETRY or settings.ARENA_ALLOW_UNSAFE_SANDBOX:

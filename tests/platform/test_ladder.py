@@ -84,8 +84,9 @@ def test_crash_on_first_line_fails_with_private_stderr(
     user_bot: Bot, builtin_versions, rounds
 ) -> None:
     version = upload_version(bot=user_bot, filename="main.py", data=CRASH_SOURCE)
-    assert version.status == VersionStatus.UPLOADED
-    rounds(user_bot.game, 2)  # the tick qualifies uploads whose task was lost, too
+    assert version.status == VersionStatus.CHECKING
+    # The tick sends checks never sent and qualifies uploads whose task was lost, too.
+    rounds(user_bot.game, 2)
     version.refresh_from_db()
     assert version.status == VersionStatus.FAILED
     assert "Crashed" in version.status_reason

@@ -64,7 +64,8 @@ def test_api_upload_then_status_and_duplicate(user, user_bot, builtin_versions, 
     api = api_for(user)
     url = f"/api/bots/{user_bot.pk}/versions/"
     first = api.post(url, {"code": SimpleUploadedFile("main.py", BOT_SOURCE)}, format="multipart")
-    assert first.status_code == 201 and first.json()["status"] == "uploaded"
+    # Stored at once; a worker checks (compiles) its code before it qualifies.
+    assert first.status_code == 201 and first.json()["status"] == "checking"
     again = api.post(url, {"code": SimpleUploadedFile("x.py", BOT_SOURCE)}, format="multipart")
     assert again.status_code == 409
     assert again.json()["existing_version"] == 1 and "identical" in again.json()["code"][0]
