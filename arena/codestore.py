@@ -9,12 +9,15 @@ therefore needs no shared disk with the web host, only the fetcher's backend.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from arena.contract import SeatSpec
+
+log = logging.getLogger(__name__)
 
 #: ``fetch(version_id) -> (file bytes, suffix such as ".py" or ".zip")``.
 Fetcher = Callable[[int], tuple[bytes, str]]
@@ -24,7 +27,13 @@ _fetcher: Fetcher | None = None
 
 class CodeFetchError(RuntimeError):
     """The code of a version could not be had, or was not what its hash says (a platform
-    failure: the match is an ``error``, not a bot's fault)."""
+    failure: the match is an ``error``, not a bot's fault). ``str()`` is for the worker's log
+    (it may name paths and the storage's own error); ``public`` names only the seat's
+    ``version:ID``, which replays show anyway."""
+
+    def __init__(self, message: str, *, bot: str) -> None:
+        super().__init__(message)
+        self.public = f"the code of {bot} could not be fetched on the worker"
 
 
 def register_fetcher(fetcher: Fetcher | None) -> None:
@@ -54,17 +63,22 @@ def resolve(seat: SeatSpec) -> str:
         return str(suffix_hits[0])
     if _fetcher is None:
         raise CodeFetchError(
-            f"this worker cannot fetch uploaded code ({seat.bot}): no code fetcher is registered"
+            f"this worker cannot fetch uploaded code ({seat.bot}): no code fetcher is registered",
+            bot=seat.bot,
         )
     try:
         data, suffix = _fetcher(version)
     except Exception as exc:  # storage down, file missing: a platform failure
-        raise CodeFetchError(f"could not fetch {seat.bot}: {type(exc).__name__}: {exc}") from exc
+        # The storage's own words (paths, buckets) go to this worker's log, not to the match.
+        log.warning("could not fetch the code of %s", seat.bot, exc_info=True)
+        raise CodeFetchError(
+            f"could not fetch {seat.bot}: {type(exc).__name__}: {exc}", bot=seat.bot
+        ) from exc
     digest = hashlib.sha256(data).hexdigest()
     if digest != seat.sha256:
-        raise CodeFetchError(f"{seat.bot}: the stored code does not match its hash")
+        raise CodeFetchError(f"{seat.bot}: the stored code does not match its hash", bot=seat.bot)
     if suffix not in (".py", ".zip"):
-        raise CodeFetchError(f"{seat.bot}: unexpected file type {suffix!r}")
+        raise CodeFetchError(f"{seat.bot}: unexpected file type {suffix!r}", bot=seat.bot)
     target = cache_dir() / f"{digest}{suffix}"
     # Write then rename: two matches fetching the same version at once both end with a whole file.
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".fetch-")

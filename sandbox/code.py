@@ -8,6 +8,7 @@ process backend's pool user). Call :func:`release_bot` when the match is over.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import stat
@@ -20,6 +21,10 @@ from sandbox.bundle import MAX_UNPACKED_BYTES as MAX_CODE_BYTES
 
 #: The uploaded bot cannot be used; ``str()`` says why for the uploader, ``.public`` for others.
 BotCodeError = BundleError
+
+log = logging.getLogger(__name__)
+#: What others see when this machine, not the bot, failed to lay out a bot's files.
+UNPACK_FAILED = "the bot's code could not be unpacked on the worker"
 
 
 def bot_dir_base() -> Path:
@@ -55,6 +60,12 @@ def prepare_bot(path: str | os.PathLike[str], *, labels: dict[str, str] | None =
                 f"{src.name}: a bot is a .py file, a folder with {ENTRY}, or a .zip with {ENTRY}"
             )
         _make_readable(dest)
+    except OSError as exc:
+        # The host's failure (a full disk, permissions): its text names this machine's paths,
+        # so it goes to the log and the match's public error says only what happened.
+        shutil.rmtree(dest, ignore_errors=True)
+        log.warning("could not unpack the bot %s", src.name, exc_info=True)
+        raise BotCodeError(f"{src.name}: {exc}", public=UNPACK_FAILED) from exc
     except BaseException:
         shutil.rmtree(dest, ignore_errors=True)
         raise
