@@ -74,11 +74,12 @@ class Bot(models.Model):
 
     def playing_version(self) -> BotVersion | None:
         """The version it plays with: the pinned one while it is active, else the newest
-        active one (None when no version qualified)."""
+        active one (None when no version qualified); a held version never plays."""
         pinned = self.pinned_version
-        if pinned is not None and pinned.status == VersionStatus.ACTIVE:
+        if pinned is not None and pinned.status == VersionStatus.ACTIVE and pinned.held_at is None:
             return pinned
-        return self.versions.filter(status=VersionStatus.ACTIVE).order_by("-number").first()
+        playable = self.versions.filter(status=VersionStatus.ACTIVE, held_at__isnull=True)
+        return playable.order_by("-number").first()
 
 
 class BotVersion(models.Model):
@@ -105,6 +106,14 @@ class BotVersion(models.Model):
     #: The tail of its stderr in the failed qualification match: its owner's eyes only.
     failure_stderr = models.TextField(blank=True)
     status_changed_at = models.DateTimeField(null=True, blank=True)
+    #: Matches in a row, up to the last one recorded, that ended in a platform error
+    #: (``ladder.holds``); a finished match sets it back to 0.
+    error_streak = models.PositiveIntegerField(default=0)
+    #: Set when ``error_streak`` reached ``ARENA_VERSION_ERROR_LIMIT``: a held version is never
+    #: scheduled (qualification, ladder, challenges, leagues) until staff release it in the admin.
+    held_at = models.DateTimeField(null=True, blank=True)
+    #: Why it is held, for staff: the streak and the last failed match.
+    held_reason = models.TextField(blank=True)
     #: When its code check was last sent to a worker (the ladder's tick sends a lost one again).
     check_sent_at = models.DateTimeField(null=True, blank=True)
 

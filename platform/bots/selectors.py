@@ -56,11 +56,14 @@ def playing_versions(
     bot_ids: Iterable[int], *, related: tuple[str, ...] = ("bot",)
 ) -> dict[int, BotVersion]:
     """For each bot, the version it plays with (its pinned version while active, else its
-    newest active one); bots with none are left out. Two queries whatever the number of bots."""
+    newest active one; never a held one); bots with none are left out. Two queries whatever
+    the number of bots."""
     ids = list(bot_ids)
     if not ids:
         return {}
-    active = BotVersion.objects.filter(bot_id__in=ids, status=VersionStatus.ACTIVE)
+    active = BotVersion.objects.filter(
+        bot_id__in=ids, status=VersionStatus.ACTIVE, held_at__isnull=True
+    )
     pinned = dict(
         Bot.objects.filter(pk__in=ids, pinned_version__isnull=False)
         .order_by()

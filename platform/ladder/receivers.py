@@ -14,7 +14,7 @@ from matches.signals import match_failed, match_finished
 from meeple import stamps
 from ratings.selectors import board_stamp_key
 
-from ladder import services
+from ladder import error_streaks, services
 from ladder.selectors import history_stamp_key
 
 
@@ -32,12 +32,14 @@ def _qualify_upload(sender: Any, version: Any, **_: Any) -> None:
 
 @receiver(match_finished, dispatch_uid="ladder.match_finished")
 def _finished(sender: Any, match: Any, seats: Any, **_: Any) -> None:
+    error_streaks.count_match(match)  # first: a qualification then sees its version held
     services.match_finished(match)
     _history_changed(match, {s.bot_version.bot_id for s in seats})
 
 
 @receiver(match_failed, dispatch_uid="ladder.match_failed")
 def _failed(sender: Any, match: Any, **_: Any) -> None:
+    error_streaks.count_match(match)
     services.match_finished(match)
     _history_changed(match, set(match.seats.values_list("bot_version__bot_id", flat=True)))
 

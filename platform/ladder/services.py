@@ -26,6 +26,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
@@ -154,8 +155,10 @@ def _qualification_done(lm: LadderMatch, match: Match) -> None:
     if version.status != VersionStatus.QUALIFYING:
         return
     if match.status == MatchStatus.ERROR:
-        # The platform failed, not the bot: never held against it.
-        if _NO_BOUNDARY in (match.error or ""):
+        # The platform failed, not the bot: never held against it, unless it keeps failing.
+        if version.held_at is not None:  # ladder.error_streaks held it just now
+            set_version_status(version, VersionStatus.UPLOADED, reason=version.held_reason)
+        elif _NO_BOUNDARY in (match.error or ""):
             set_version_status(version, VersionStatus.WAITING_SANDBOX, reason=match.error)
         else:
             set_version_status(
@@ -302,7 +305,9 @@ def _qualify_pending(
     if retry is None or now - retry >= SANDBOX_RETRY or settings.ARENA_ALLOW_UNSAFE_SANDBOX:
         statuses.append(VersionStatus.WAITING_SANDBOX)
         state.last_sandbox_retry_at = now
-    pending = BotVersion.objects.filter(bot__game=game, status__in=statuses).order_by("pk")[:20]
+    pending = BotVersion.objects.filter(
+        bot__game=game, status__in=statuses, held_at__isnull=True
+    ).order_by("pk")[:20]
     for version in pending:
         try:  # its own savepoint: one version that cannot be set up never stops the ladder
             match = start_qualification(version, rng=rng)
@@ -317,8 +322,14 @@ def candidates(game: Game, now: datetime) -> list[Candidate]:
     """The matchmaker's view of a game's ladder (three reads, none over the match history)."""
     busy = busy_bot_ids(game)
     ratings = rating_rows(game)
+    # Only bots with a version to play: one whose versions are all held would be planned and
+    # then dropped, each tick, taking its partners' places.
+    playable = BotVersion.objects.filter(
+        bot_id=OuterRef("bot_id"), status=VersionStatus.ACTIVE, held_at__isnull=True
+    )
     rows = (
         LadderEntry.objects.filter(game=game, suspended_at__isnull=True)
+        .filter(Exists(playable))
         .order_by()  # no join for the model's ordering: the planner needs none
         .annotate(since=Coalesce("last_match_at", "joined_at"))
         .values_list("bot_id", "placement_owed", "since")

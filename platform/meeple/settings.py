@@ -328,6 +328,9 @@ ARENA_LADDER_BUDGET = int(os.environ.get("ARENA_LADDER_BUDGET", "4"))
 ARENA_LADDER_PLACEMENT = int(os.environ.get("ARENA_LADDER_PLACEMENT", "5"))
 #: Ladder matches in a row ending in a fault (crashed, timed out, retired) that suspend a bot.
 ARENA_LADDER_SUSPEND_AFTER = int(os.environ.get("ARENA_LADDER_SUSPEND_AFTER", "3"))
+#: Matches in a row that end in a platform error before an uploaded version they involve is
+#: held (never scheduled again until staff release it; docs/ladder.md, "Held versions").
+ARENA_VERSION_ERROR_LIMIT = int(os.environ.get("ARENA_VERSION_ERROR_LIMIT", "3"))
 #: Seconds between two matchmaker ticks (Celery beat, or the embedded runner of the demo).
 ARENA_LADDER_TICK_SECONDS = float(os.environ.get("ARENA_LADDER_TICK_SECONDS", "5"))
 #: Friendly challenges one user may start per 24 hours.
