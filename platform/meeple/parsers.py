@@ -8,6 +8,7 @@ anything unreadable is a 400 with the reason.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import IO, Any
 
 from django.conf import settings
@@ -54,7 +55,7 @@ class BoundedJSONParser(JSONParser):
         self,
         stream: IO[bytes] | None,
         media_type: str | None = None,
-        parser_context: dict[str, Any] | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         # One byte past the cap is enough to tell that the body is too large.
