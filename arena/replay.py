@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from arena import json_bounds
 from arena.outcome import final_ranks
 from arena.protocol import canonical
 from games import registry
@@ -43,7 +44,8 @@ def load_replay(path: str | Path) -> dict[str, Any]:
     except OSError as e:
         raise ReplayError(f"cannot read {path}: {e.strerror or e}") from None
     try:
-        doc = json.loads(text)
+        # a replay may come from anyone: bounded, a deep one is refused rather than recursed
+        doc = json_bounds.loads(text)
     except ValueError as e:
         raise ReplayError(f"{path} is not JSON: {e}") from None
     check_header(doc)

@@ -238,3 +238,12 @@ def test_deep_answers_are_invalid_json_with_the_reason() -> None:
     assert answer.detail.startswith("JSON nested deeper than 64 levels")
     ready = p.parse_ready("[" * 100_000)
     assert ready.fault == p.NO_READY and "nested deeper than 64" in ready.detail
+
+
+def test_a_deep_replay_file_is_refused_not_recursed(tmp_path: Any) -> None:
+    from arena.replay import ReplayError, load_replay
+
+    path = tmp_path / "deep.json"
+    path.write_text('{"format": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(ReplayError, match="is not JSON: JSON nested deeper than 64 levels"):
+        load_replay(path)
