@@ -195,5 +195,6 @@ def extract_zip(source: str | os.PathLike[str] | BinaryIO, dest: Path) -> Path:
 def _open_zip(source: BinaryIO, label: str) -> zipfile.ZipFile:
     try:
         return zipfile.ZipFile(source)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError):
+    except Exception:  # BadZipFile, and what else a damaged directory makes zipfile raise
+        # (NotImplementedError for an unknown version, struct.error, UnicodeDecodeError...)
         raise BundleError(f"{label} is not a valid zip archive.") from None
