@@ -77,7 +77,8 @@ def test_bad_uploads_show_a_clear_error_on_the_form(page: Any, transactional_db:
     page.goto("/bots/new/")
     page.fill("#id_name", "broken")
     cases = [
-        ("main.py", b"def oops(:\n    pass\n", "main.py has a syntax error on line 1"),
+        # Structure only: whether it compiles is a worker's check, shown on the bot's page.
+        ("main.py", b"x = '\xe9'\n", "main.py is not UTF-8 text (byte 5)"),
         ("notes.txt", b"hello", "'notes.txt' is neither a .py file nor a .zip"),
         ("main.py", b"", "The submitted file is empty."),
         ("bot.zip", b"PK\x03\x04 not really a zip", "The file is not a valid zip archive."),
