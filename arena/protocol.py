@@ -190,12 +190,20 @@ def _match_key(value: Any) -> bytes:
     is free), several times faster: matching an ``action`` answer compares it with every legal
     action."""
     try:
-        key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except TypeError:
         return b"\0" + canonical(value).encode()
-    # orjson writes NaN and the infinities (which json reads from a bot) as null: a value that
-    # shows null is compared by its canonical text, where they differ.
-    return b"\0" + canonical(value).encode() if b"null" in key else key
+
+
+def _index_of(value: Any, legal: list[Any]) -> int | None:
+    """The index of the legal action equal to ``value`` as a JSON value, or None."""
+    wanted = _match_key(value)
+    if b"null" in wanted:
+        # orjson writes NaN and the infinities (which json reads from a bot) as null, where
+        # canonical texts differ: compare those (an equal legal action shows null too).
+        text = canonical(value)
+        return next((i for i, a in enumerate(legal) if canonical(a) == text), None)
+    return next((i for i, a in enumerate(legal) if _match_key(a) == wanted), None)
 
 
 def parse_answer(line: str, legal: list[Any], turn: int) -> Answer:
@@ -224,10 +232,9 @@ def parse_answer(line: str, legal: list[Any], turn: int) -> Answer:
             )
         return Answer(index=index, log=log)
     if "action" in msg:
-        wanted = _match_key(msg["action"])
-        for i, action in enumerate(legal):
-            if _match_key(action) == wanted:
-                return Answer(index=i, log=log)
+        index = _index_of(msg["action"], legal)
+        if index is not None:
+            return Answer(index=index, log=log)
         return Answer(
             fault=ILLEGAL_ACTION,
             log=log,
