@@ -9,6 +9,7 @@ anything unreadable is a 400 with the reason.
 from __future__ import annotations
 
 from collections.abc import Mapping
+import json
 from typing import IO, Any
 
 from django.conf import settings
@@ -38,13 +39,20 @@ def load_json_body(raw: bytes, encoding: str = "utf-8") -> Any:
     except (UnicodeDecodeError, LookupError):
         raise ValueError(f"The request body is not text in {encoding}.") from None
     try:
-        return json_bounds.loads(text, max_depth=MAX_DEPTH, allow_nan=False)
+        json_bounds.check(text, max_depth=MAX_DEPTH)
+        # The standard library, as DRF's parser: integers stay integers at any size (orjson
+        # reads 10**30 as a float), and the bound above keeps its recursion shallow.
+        return json.loads(text, parse_constant=_refuse_constant)
     except json_bounds.JSONBoundsError:
         raise ValueError(
             f"The JSON body nests arrays and objects deeper than {MAX_DEPTH} levels."
         ) from None
     except ValueError as exc:
         raise ValueError(f"The request body is not JSON ({exc}).") from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 class BoundedJSONParser(JSONParser):
