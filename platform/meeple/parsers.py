@@ -8,8 +8,8 @@ anything unreadable is a 400 with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import json
+from collections.abc import Mapping
 from typing import IO, Any
 
 from django.conf import settings
