@@ -25,7 +25,8 @@ def bot_challenge(request: HttpRequest, pk: int) -> HttpResponse:
     """Challenge bot ``pk`` (and any other chosen bots) with one of the user's own bots."""
     user = cast(User, request.user)  # login_required
     target = get_object_or_404(Bot, pk=pk)
-    own = Bot.objects.filter(pk=id_param(request.POST.get("with")), owner=user).first()
+    own_id = id_param(request.POST.get("with"))
+    own = Bot.objects.filter(pk=own_id, owner=user).first() if own_id else None
     if own is None:
         messages.error(request, "Choose one of your own bots to challenge with.")
         return redirect("bots:detail", pk=target.pk)

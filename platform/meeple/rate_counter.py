@@ -60,7 +60,8 @@ def _add(
     ttl = 2 * window_s + 1  # the counter is read as "previous" during the next window
     if isinstance(cache, RedisCache):
         key, prev_key = cache.make_and_validate_key(current), cache.make_and_validate_key(previous)
-        client = cache._cache.get_client(key, write=True)
+        # Django's RedisCache has no public handle on its client; MULTI needs the client itself.
+        client = cache._cache.get_client(key, write=True)  # type: ignore[attr-defined]
         with client.pipeline(transaction=True) as pipe:
             pipe.set(key, 0, ex=ttl, nx=True)
             pipe.incrby(key, delta)
@@ -84,7 +85,7 @@ def _add_in_table(
         if connection.features.has_select_for_update:
             # PostgreSQL: wait for any other hit on this counter to commit. SQLite needs no row
             # lock: the site's IMMEDIATE transactions take the database's write lock at BEGIN.
-            table = connection.ops.quote_name(cache._table)
+            table = connection.ops.quote_name(cache._table)  # type: ignore[attr-defined]
             with connection.cursor() as cursor:
                 cursor.execute(
                     f"SELECT cache_key FROM {table} WHERE cache_key = %s FOR UPDATE",

@@ -30,6 +30,8 @@ class _Counted(SimpleRateThrottle):
     them), the trusted client address, and an atomic counter instead of a read-modify-write
     history list (which loses hits under concurrency)."""
 
+    num_requests: int  # set by DRF's __init__ from the rate
+    duration: int
     _wait_s: float | None = None
 
     def get_rate(self) -> str | None:
