@@ -1,0 +1,169 @@
+"""Swiss: rounds paired by the standings (a maximum-weight matching at two seats, searched
+score-group tables at three or more)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from itertools import combinations
+
+import networkx as nx
+
+from arena.formats.base import (
+    FormatError,
+    FormatOptions,
+    Round,
+    StandingRow,
+    Standings,
+    Table,
+    order_key,
+)
+from arena.formats.tables import check_common, seat_table, table_sizes
+
+#: Node budget of the exact search for repeat-free multiplayer Swiss tables; past it the
+#: tables are built greedily (fewest repeats first) instead.
+SEARCH_BUDGET = 20_000
+
+
+class Swiss:
+    """Rounds paired by the standings. Two seats: a maximum-weight matching that, in this
+    order, repeats as few pairings as possible, gives the bye to someone with fewest byes,
+    pairs equal scores, pairs neighbours in the standings, gives the bye to the lowest. Three
+    or more seats: score-group tables cut from the standings top down, searched for tables
+    where nobody has met (exactly, within a budget), else greedily with fewest repeats."""
+
+    name = "swiss"
+    _TAG = 2
+
+    def check(self, entrants: int, options: FormatOptions) -> None:
+        check_common(entrants, options, "Swiss tournament")
+        if options.advance != 1:
+            raise FormatError("advance is for a knockout: a Swiss tournament knocks nobody out")
+
+    def total_rounds(self, entrants: int, options: FormatOptions) -> int:
+        if options.rounds is not None:
+            return options.rounds
+        return max(1, math.ceil(math.log2(entrants)))
+
+    def total_matches(self, entrants: int, options: FormatOptions) -> int:
+        tables = len(table_sizes(entrants, options.players, options.smallest))
+        return self.total_rounds(entrants, options) * tables * options.games_per_table
+
+    def plan(self, rows: Standings, number: int, options: FormatOptions) -> Round | None:
+        if number >= self.total_rounds(len(rows), options):
+            return None
+        ordered = sorted(rows.values(), key=order_key)
+        if options.players == 2:
+            pairs, byes = _swiss_pairs(ordered)
+            groups = [list(p) for p in pairs]
+        else:
+            groups, byes = _swiss_tables(ordered, options)
+        tables = tuple(
+            seat_table(g, rows, options, self._TAG, number, i) for i, g in enumerate(groups)
+        )
+        return Round(number=number, tables=tables, byes=tuple(byes))
+
+    def advance(
+        self, table: Table, points: dict[str, float], rows: Standings, options: FormatOptions
+    ) -> set[str]:
+        return set()
+
+    def ranking(self, rows: Standings) -> list[StandingRow]:
+        return sorted(rows.values(), key=order_key)
+
+
+def _met(a: StandingRow, b: StandingRow) -> int:
+    return a.opponents.get(b.bot, 0)
+
+
+def _swiss_pairs(ordered: list[StandingRow]) -> tuple[list[tuple[str, str]], list[str]]:
+    """Pairs (higher-placed first) and the bye, by a maximum-weight perfect matching whose
+    weights rank the goals lexicographically (integer tiers, so no rounding can swap them)."""
+    n = len(ordered)
+    pos = {r.bot: i for i, r in enumerate(ordered)}
+    half = [round(2 * r.points) for r in ordered]  # points are multiples of 1/2 at 2 seats
+    spread = max(half) - min(half)
+    t_rank = 1
+    t_score = t_rank * (n * n + n + 1)
+    t_bye = t_score * (n * (spread * spread + 1) + 1)
+    t_repeat = t_bye * (n * (max(r.byes for r in ordered) + 1) + 1)
+    top = t_repeat * (n * (max(max(r.opponents.values(), default=0) for r in ordered) + 1) + 1)
+    g = nx.Graph()
+    for i, j in combinations(range(n), 2):
+        a, b = ordered[i], ordered[j]
+        d = half[i] - half[j]
+        cost = _met(a, b) * t_repeat + d * d * t_score + (j - i - 1) * t_rank
+        g.add_edge(a.bot, b.bot, weight=top - cost)
+    bye = "\0bye"
+    if n % 2:
+        for i, r in enumerate(ordered):
+            g.add_edge(r.bot, bye, weight=top - (r.byes * t_bye + (n - 1 - i) * t_rank))
+    matching = nx.max_weight_matching(g, maxcardinality=True)
+    pairs: list[tuple[str, str]] = []
+    byes: list[str] = []
+    for a, b in matching:
+        if bye in (a, b):
+            byes.append(b if a == bye else a)
+        else:
+            pairs.append((a, b) if pos[a] < pos[b] else (b, a))
+    pairs.sort(key=lambda p: pos[p[0]])
+    return pairs, byes
+
+
+def _swiss_tables(
+    ordered: list[StandingRow], options: FormatOptions
+) -> tuple[list[list[str]], list[str]]:
+    """Score-group tables of three or more: byes to the lowest placed among those with
+    fewest byes; then tables top down from neighbours in the standings, none repeating a
+    meeting if that can be found within :data:`SEARCH_BUDGET`, else fewest repeats."""
+    sizes = table_sizes(len(ordered), options.players, options.smallest)
+    spare = len(ordered) - sum(sizes)
+    placed = list(enumerate(ordered))
+    bye_rows = sorted(placed, key=lambda ir: (ir[1].byes, -ir[0]))[:spare]
+    bye_names = {r.bot for _, r in bye_rows}
+    pool = [r for r in ordered if r.bot not in bye_names]
+    found = _repeat_free(pool, sizes)
+    tables = found if found is not None else _fewest_repeats(pool, sizes)
+    byes = [r.bot for r in ordered if r.bot in bye_names]
+    return [[r.bot for r in t] for t in tables], byes
+
+
+def _repeat_free(pool: list[StandingRow], sizes: list[int]) -> list[list[StandingRow]] | None:
+    """Depth-first, top of the standings first, candidates in standings order, larger tables
+    first: the first split into tables of ``sizes`` (in any order) with no two table-mates
+    who met before (None if there is none, or if the budget ran out)."""
+    budget = [SEARCH_BUDGET]
+
+    def search(rest: list[StandingRow], left: Counter[int]) -> list[list[StandingRow]] | None:
+        if not rest:
+            return []
+        head, others = rest[0], rest[1:]
+        fresh = [r for r in others if not _met(head, r)]
+        for size in sorted((s for s, k in left.items() if k), reverse=True):
+            for combo in combinations(fresh, size - 1):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return None
+                if any(_met(a, b) for a, b in combinations(combo, 2)):
+                    continue
+                taken = {r.bot for r in combo}
+                tail = search([r for r in others if r.bot not in taken], left - Counter([size]))
+                if tail is not None:
+                    return [[head, *combo], *tail]
+                if budget[0] < 0:
+                    return None
+        return None
+
+    return search(pool, Counter(sizes))
+
+
+def _fewest_repeats(pool: list[StandingRow], sizes: list[int]) -> list[list[StandingRow]]:
+    rest = list(pool)
+    tables = []
+    for size in sizes:
+        table = [rest.pop(0)]
+        while len(table) < size:
+            pick = min(range(len(rest)), key=lambda i: (sum(_met(rest[i], t) for t in table), i))
+            table.append(rest.pop(pick))
+        tables.append(table)
+    return tables
