@@ -1,0 +1,123 @@
+"""The ``arena`` command line (docs/cli.md): games, play, tournament, replay verify, new-bot.
+
+Exit codes: 0 success; 1 a check failed (``replay verify`` found a disagreement); 2 bad input
+or usage; 3 a system error (the sandbox or the platform failed, a match ended in ``error``);
+130 interrupted. Errors are one line on stderr, ``arena: error: ...``.
+
+One module per command (or group of commands, such as ``replay``): its ``register(sub)`` adds
+the command's parser and sets ``run``, a function of the parsed arguments that returns the exit
+code. A new command is a module and one entry in :data:`COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import signal
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from arena.cli import games, new_bot, play, replay, tournament
+from arena.cli.shared import (
+    EXIT_BAD_INPUT,
+    EXIT_CHECK_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_SYSTEM,
+    Parser,
+    Subcommands,
+    UsageError,
+)
+
+__all__ = [
+    "COMMANDS",
+    "EXIT_BAD_INPUT",
+    "EXIT_CHECK_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_SYSTEM",
+    "UsageError",
+    "build_parser",
+    "main",
+]
+
+#: The commands, in the order ``arena --help`` lists them.
+COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
+    games.register,
+    play.register,
+    tournament.register,
+    replay.register,
+    new_bot.register,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="arena",
+        description="Meeple Arena: run bot matches and tournaments on the command line.",
+        epilog="Exit codes: 0 ok, 1 check failed (replay verify), 2 bad input, "
+        "3 system error, 130 interrupted. See docs/cli.md.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for register in COMMANDS:
+        register(sub)
+    return parser
+
+
+def _one_line_warnings(
+    message: Any,
+    category: Any,
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    print(f"arena: warning: {message}", file=sys.stderr)
+
+
+def _sigterm(_signum: int, _frame: Any) -> None:
+    raise KeyboardInterrupt  # unwinds through the referee's clean-up, like Ctrl-C
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (the console script exits with it)."""
+    from arena.botspec import BotSpecError  # noqa: F401  (a ValueError, caught below)
+    from sandbox.base import SandboxError
+
+    old_warning, old_sigterm = warnings.showwarning, signal.getsignal(signal.SIGTERM)
+    warnings.showwarning = _one_line_warnings
+    if old_sigterm is signal.SIG_DFL:
+        with contextlib.suppress(ValueError):  # not the main thread: leave signals alone
+            signal.signal(signal.SIGTERM, _sigterm)
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command is None:
+            build_parser().print_help()
+            return EXIT_BAD_INPUT
+        run: Callable[[argparse.Namespace], int] = args.run
+        return run(args)
+    except UsageError as e:
+        print(f"arena: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except SandboxError as e:
+        print(f"arena: error: sandbox: {e}", file=sys.stderr)
+        return EXIT_SYSTEM
+    except (ValueError, OSError) as e:  # GameError, BotSpecError, ReplayError, files...
+        print(f"arena: error: {_one_line(e)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("arena: interrupted; every bot process was ended", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    finally:
+        warnings.showwarning = old_warning
+        if old_sigterm is signal.SIG_DFL:
+            with contextlib.suppress(ValueError):
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _one_line(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.filename:
+        return f"{e.filename}: {e.strerror or e}"
+    return " ".join(str(e).split()) or type(e).__name__

@@ -1,0 +1,144 @@
+"""``arena play GAME BOT...``: one match, its results table, faults and replay."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rich.table import Table
+
+from arena.cli.shared import (
+    EXIT_OK,
+    EXIT_SYSTEM,
+    Subcommands,
+    add_time_args,
+    cell,
+    game_options,
+    stderr,
+    stdout,
+    time_control,
+)
+
+
+def register(sub: Subcommands) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play one match and print the results",
+        description="Play one match. A BOT is a .py file, a folder or .zip "
+        "holding main.py, builtin:NAME, or human (you, at this terminal: the picture, your "
+        "observation and numbered legal actions; type a number); one per seat, in order.",
+    )
+    p.add_argument("game", metavar="GAME", help="game slug (see: arena games)")
+    p.add_argument("bots", metavar="BOT", nargs="+", help="one bot per seat")
+    p.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    p.add_argument("--replay", metavar="FILE", help="write the replay (JSON) to FILE")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object (game, seed, status, result, seats)",
+    )
+    p.add_argument(
+        "--max-decisions",
+        type=int,
+        default=None,
+        metavar="N",
+        help="end the match after N decisions (default 50000)",
+    )
+    p.add_argument(
+        "--human-move-ms",
+        type=int,
+        default=None,
+        metavar="MS",
+        help="a human seat's time per decision; no answer by then forfeits (default 300000)",
+    )
+    add_time_args(p)
+    p.set_defaults(run=run)
+
+
+def _results_table(outcome: Any) -> Table:
+    table = Table(title=f"{outcome.game}  seed {outcome.seed}  match {outcome.match_id}")
+    for col in ("seat", "bot", "score", "rank", "status", "faults", "time ms"):
+        table.add_column(
+            col, overflow="fold", justify="right" if col in ("seat", "score", "rank") else "left"
+        )
+    for i, s in enumerate(outcome.seats):
+        colour = "green" if s.status == "ok" else "red"
+        bot = s.bot if not s.name or s.name == s.bot else f"{s.bot} ({s.name})"
+        table.add_row(
+            str(i),
+            bot,
+            cell(s.score),
+            cell(s.rank),
+            f"[{colour}]{s.status}[/{colour}]",
+            str(len(s.faults)),
+            f"{s.time_ms:.0f}",
+        )
+    return table
+
+
+def run(args: argparse.Namespace) -> int:
+    from arena.human import HUMAN, HumanTime, TerminalChannel
+    from arena.referee import run_match
+    from arena.replay import save_replay
+
+    human, human_time = None, None
+    if HUMAN in args.bots:
+        human = TerminalChannel(sys.stdin, sys.stdout)
+        if args.human_move_ms is not None:
+            human_time = HumanTime(move_ms=args.human_move_ms)
+    outcome = run_match(
+        args.game,
+        args.bots,
+        seed=args.seed,
+        options=game_options(args.option),
+        time=time_control(args),
+        sandbox=args.sandbox,
+        fault_limit=args.fault_limit,
+        max_decisions=args.max_decisions,
+        human=human,
+        human_time=human_time,
+    )
+    if args.replay:
+        save_replay(outcome.replay, args.replay)
+    if args.json:
+        print(json.dumps(outcome.to_json()))
+    else:
+        _print_outcome(outcome, args.replay)
+    if not outcome.ok:
+        stderr().print(
+            f"arena: error: the match failed (system error): {outcome.error}", markup=False
+        )
+        return EXIT_SYSTEM
+    return EXIT_OK
+
+
+def _print_outcome(outcome: Any, replay: str | None) -> None:
+    """The results table, then each seat's faults, a crashed seat's stderr and retirements."""
+    out = stdout()
+    out.print(_results_table(outcome))
+    if outcome.ok:
+        out.print(
+            f"{len(outcome.replay['decisions'])} decisions, ended: {outcome.result.get('reason')}"
+        )
+    for i, s in enumerate(outcome.seats):
+        for f in s.faults:
+            when = "at start" if f["turn"] is None else f"at turn {f['turn']}"
+            out.print(
+                f"[red]seat {i}[/red] ({s.bot}): {f['kind']} {when}: {f['detail']}",
+                markup=True,
+                highlight=False,
+            )
+        if s.status == "crashed":
+            log = (outcome.replay.get("logs") or [""] * (i + 1))[i].strip()
+            if log:
+                tail = log if len(log) <= 600 else "..." + log[-600:]
+                out.print(f"seat {i}'s stderr ends:\n{tail}", markup=False, highlight=False)
+        if s.retired_turn is not None:
+            out.print(
+                f"seat {i} retired ({s.status}): the first legal action was played "
+                "for it from then on; it ranks below every seat not retired"
+            )
+    if replay:
+        out.print(f"replay written to {replay}")

@@ -1,0 +1,117 @@
+"""What the commands share: exit codes, the parser class that reports usage errors in one line,
+the consoles, the time and sandbox options, and small formatters."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from rich.console import Console
+
+if TYPE_CHECKING:
+    from arena.referee import TimeControl
+
+EXIT_OK = 0
+EXIT_CHECK_FAILED = 1
+EXIT_BAD_INPUT = 2
+EXIT_SYSTEM = 3
+EXIT_INTERRUPTED = 130
+
+#: What a command module's ``register`` receives: the ``arena`` parser's subcommands.
+Subcommands = argparse._SubParsersAction  # type: ignore[type-arg]
+
+
+class UsageError(Exception):
+    """Raised instead of argparse's exit, so that main() prints one line and returns 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see: {self.prog} --help)")
+
+
+def stdout() -> Console:
+    # Piped output is not cut at 80 columns: tables keep their natural width.
+    return Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 200)
+
+
+def stderr() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def add_time_args(p: argparse.ArgumentParser) -> None:
+    """The options of every command that plays matches: clocks, sandbox, game options, faults."""
+    p.add_argument(
+        "--move-ms",
+        type=int,
+        default=1000,
+        metavar="MS",
+        help="time per decision before the bank is drawn on (default 1000)",
+    )
+    p.add_argument(
+        "--bank-ms",
+        type=int,
+        default=10000,
+        metavar="MS",
+        help="time bank for the whole match, per seat (default 10000)",
+    )
+    p.add_argument(
+        "--start-ms",
+        type=int,
+        default=5000,
+        metavar="MS",
+        help="time to answer start with ready (default 5000)",
+    )
+    p.add_argument(
+        "--sandbox",
+        choices=["auto", "docker", "process"],
+        default=None,
+        help="how bot programs run (default: $ARENA_SANDBOX, else auto: Docker when "
+        "available, else plain processes, which are not a security boundary)",
+    )
+    p.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option (VALUE read as JSON, else as text); repeatable",
+    )
+    p.add_argument(
+        "--fault-limit",
+        type=int,
+        default=3,
+        metavar="N",
+        help="faults that retire a seat (default 3)",
+    )
+
+
+def game_options(pairs: list[str]) -> dict[str, Any]:
+    """``--option NAME=VALUE`` pairs as a dict (VALUE read as JSON, else as text)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option wants NAME=VALUE, got {pair!r}")
+        try:
+            out[name] = json.loads(raw)
+        except ValueError:
+            out[name] = raw
+    return out
+
+
+def time_control(args: argparse.Namespace) -> TimeControl:
+    from arena.referee import TimeControl
+
+    return TimeControl(start_ms=args.start_ms, move_ms=args.move_ms, bank_ms=args.bank_ms)
+
+
+def cell(value: Any) -> str:
+    """A value as a table cell: - for none, two decimals for a float."""
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
