@@ -30,3 +30,5 @@ app.conf.update(
     result_expires=24 * 3600,
     broker_connection_retry_on_startup=True,
 )
+
+import arena.worker_signals  # noqa: E402, F401  no bot container outlives a worker process

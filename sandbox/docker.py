@@ -337,9 +337,20 @@ class DockerSandbox(Sandbox):
                 n += 1
         return n
 
-    def reap_orphans(self, max_age_s: float = 6 * 3600) -> int:
+    def remove_labelled(self, labels: dict[str, str]) -> int:
+        """Remove the bot containers matching ``labels`` (and their warm-pool slot folders)
+        through the engine alone, touching no in-process table: safe in a signal handler."""
+        n = 0
+        for c in self._list(labels):
+            if self._remove(c):
+                n += 1
+                _remove_slot_folder(c)
+        return n
+
+    def reap_orphans(self, max_age_s: float | None = 6 * 3600) -> int:
         """Remove containers left by dead workers: a worker on this host whose pid is gone,
-        or any bot container older than ``max_age_s`` (no match lasts that long)."""
+        or any bot container older than ``max_age_s`` (no match lasts that long; None: only
+        the dead workers' containers, as a new warm pool does at its start)."""
         host = socket.gethostname()
         now = time.time()
         n = 0
@@ -347,7 +358,7 @@ class DockerSandbox(Sandbox):
             whost, wpid, wticks = [*c.labels.get(f"{LABEL}.worker", "").split(":"), "", ""][:3]
             dead = whost == host and wpid.isdigit() and not _worker_alive(int(wpid), wticks)
             created = c.attrs.get("Created", "")
-            old = _age_s(created, now) > max_age_s
+            old = max_age_s is not None and _age_s(created, now) > max_age_s
             if (dead or old) and self._remove(c):
                 n += 1
                 _remove_slot_folder(c)
@@ -592,8 +603,10 @@ class DockerBot(BotProcess):
 
 
 @atexit.register
-def _remove_live_containers() -> None:
-    """A worker that exits normally (or on SIGTERM via sys.exit) takes its containers along."""
+def close_live_bots() -> None:
+    """Close (and so remove) this process's live bot containers: at exit, and when a worker
+    process shuts down (``sandbox.shutdown``). A worker that exits normally (or on SIGTERM via
+    sys.exit) takes its containers along."""
     with _LIVE_LOCK:
         live = list(_LIVE)
     for bot in live:

@@ -30,6 +30,10 @@ carry ``meeple-arena.sandbox=1``, ``meeple-arena.worker=<host:pid:ticks>`` and
 ``meeple-arena.pool=1`` (so ``python -m sandbox.reap`` removes those of dead workers), and the
 worker keeps each one's match and seat labels in-process (so ``DockerSandbox.reap({"match":
 id})`` still finds them). An idle container older than ``max_idle_s`` is replaced.
+
+No idle container outlives its worker process: a pool removes them when the process shuts
+down or gets SIGTERM (``sandbox.shutdown``), and a new pool first removes those of dead workers
+of its host (a worker that was killed).
 """
 
 from __future__ import annotations
@@ -135,6 +139,13 @@ class WarmPool:
         self.hits = 0
         self.misses = 0
         _POOLS.add(self)
+        # The engine's client (and the docker package's first import, which two threads must
+        # not do at once) here, before the fill threads use it.
+        with contextlib.suppress(SandboxError):
+            _ = sandbox.client
+        # Beside this pool's first fills: what a killed worker of this host left (its pool had
+        # no chance to remove it, sandbox/shutdown.py).
+        self._filler.submit(self._reap_dead_workers)
 
     # -- the match's path ----------------------------------------------------------------------
     def acquire(self, code: BotCode, labels: dict[str, str], limits: Limits) -> PooledBot | None:
@@ -267,6 +278,15 @@ class WarmPool:
             bot.close(grace_s=0)
             raise SandboxError(f"the warm container's loader did not start ({reason})")
         return bot
+
+    def _reap_dead_workers(self) -> None:
+        try:
+            n = self.sandbox.reap_orphans(max_age_s=None)
+        except Exception as e:  # the engine is down: the fills will say so
+            log.warning("cannot reap dead workers' bot containers: %s", e)
+            return
+        if n:
+            log.warning("removed %d bot containers left by dead workers of this host", n)
 
     def wait_full(self, limits: Limits, timeout_s: float = 60.0) -> bool:
         """Wait until ``size`` containers for ``limits`` are idle (tests, benchmarks)."""
@@ -648,11 +668,14 @@ os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 @atexit.register
-def _shutdown_pools() -> None:
-    """Before sandbox.docker's own exit hook (atexit runs last-registered first): stop every
-    pool's fills and remove its idle containers, so that none outlives the worker."""
+def shutdown_pools() -> None:
+    """Stop every pool of this process and remove its idle containers, so that none outlives
+    the worker: at exit (before sandbox.docker's own hook: atexit runs last-registered first)
+    and when a worker process shuts down (sandbox/shutdown.py). Idempotent."""
     for pool in list(_POOLS):
         try:
             pool.shutdown()
         except Exception as e:  # never fail an exit
             log.warning("warm pool shutdown: %s", e)
+        finally:
+            _POOLS.discard(pool)

@@ -6,6 +6,7 @@ serves one bot only, clean-up (close, reap by match, shutdown) and the fallbacks
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -318,3 +319,34 @@ def test_process_bots_start_while_pooled_containers_are_in_use(pooled, prepared)
             bot.send_line("{}")
             assert bot.read_line(30) == '{"echo": {}}'
     assert pooled.settle(60)
+
+
+def test_a_new_pool_removes_what_a_killed_worker_left() -> None:
+    import multiprocessing as mp
+
+    import docker
+
+    docker_or_fail()
+    ctx = mp.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_fill_and_die, args=(LIMITS, send))
+    child.start()
+    assert receive.poll(180), "the child did not fill its pool"
+    container_id, folder, _ = receive.recv()
+    child.join(60)
+    assert child.exitcode == -9  # killed: its container and folder are still there
+    sb = DockerSandbox(pool_size=1)
+    assert sb.pool is not None  # a worker's pool starting on the same host: it reaps first
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                sb.client.containers.get(container_id)
+            except docker.errors.NotFound:
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("the dead worker's container is still there")
+        assert not Path(folder).exists()
+    finally:
+        sb.pool.shutdown()
