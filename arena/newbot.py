@@ -80,21 +80,52 @@ def example_act(game: str) -> str:
 
 
 def readme(game: str) -> str:
+    """The starter bot's README: what it is, how to run and upload it, the protocol's rules
+    that bite, and the game's players, options and a real ``act`` message."""
+    g = registry.get_game(game)
+    sections = [
+        f"""# A bot for {g.name} (`{game}`)
+
+`main.py` is a complete bot: it speaks the bot protocol (version 1) on stdin/stdout and plays a
+random legal move. It uses only the Python standard library. Change `choose()` to play better.""",
+        _run_locally(game),
+        f"""## Upload it
+
+On the site, "Upload a bot" creates the bot; then upload `main.py`, or this folder as a `.zip`
+with `main.py` at its root. To upload from a script or your CI, see the site's "Use the API"
+page (`/docs/api/`). Uploaded bots run with:
+{RUNTIME}.""",
+        _RULES_THAT_BITE,
+        _game_facts(game),
+    ]
+    return "\n\n".join(sections) + "\n"
+
+
+_RULES_THAT_BITE = """## The rules that bite
+
+- One JSON object per line on stdout, flushed. Anything else on stdout is a fault.
+- Answer `start` with `{"type": "ready"}` within `start_ms`, each `act` within
+  `time_left_ms`. A timeout ends your program for the rest of the match.
+- Three faults (bad JSON, an action not in `legal_actions`, an index out of range...) retire
+  the seat: the first legal action is played for it and it ranks below every other seat."""
+
+
+def _run_locally(game: str) -> str:
+    """The README's commands: a match, a tournament, and a ``start`` message to paste."""
     g = registry.get_game(game)
     players = max(g.min_players, 2)
     opponents = " ".join(["builtin:random"] * (players - 1))
-    options = (
-        "\n".join(f"- `{o.name}` (default `{json.dumps(o.default)}`): {o.help}" for o in g.options)
-        or "- none"
-    )
     bots = ", ".join(f"`builtin:{b}`" for b in registry.bots(game))
     everyone = " ".join(f"builtin:{b}" for b in registry.bots(game))
-    return f"""# A bot for {g.name} (`{game}`)
-
-`main.py` is a complete bot: it speaks the bot protocol (version 1) on stdin/stdout and plays a
-random legal move. It uses only the Python standard library. Change `choose()` to play better.
-
-## Run it locally
+    start = protocol.start_message(
+        game,
+        "local",
+        0,
+        players,
+        g.check_options({}),
+        {"start_ms": 5000, "move_ms": 1000, "bank_ms": 10000},
+    )
+    return f"""## Run it locally
 
 The commands below use `arena`, the command line that comes with Meeple Arena. It lives in the
 checkout's virtual environment: activate it once per shell with
@@ -116,44 +147,25 @@ Many matches against several opponents, with Elo and OpenSkill standings:
 
 Or talk to it by hand: start it with `python3 main.py` and paste
 
-    {
-        json.dumps(
-            protocol.start_message(
-                game,
-                "local",
-                0,
-                players,
-                g.check_options({}),
-                {"start_ms": 5000, "move_ms": 1000, "bank_ms": 10000},
-            )
-        )
-    }
+    {json.dumps(start)}
 
-then an `act` message such as the one below; it answers `{{"action_index": ..., "turn": 0}}`.
+then an `act` message such as the one below; it answers `{{"action_index": ..., "turn": 0}}`."""
 
-## Upload it
 
-On the site, "Upload a bot" creates the bot; then upload `main.py`, or this folder as a `.zip`
-with `main.py` at its root. To upload from a script or your CI, see the site's "Use the API"
-page (`/docs/api/`). Uploaded bots run with:
-{RUNTIME}.
-
-## The rules that bite
-
-- One JSON object per line on stdout, flushed. Anything else on stdout is a fault.
-- Answer `start` with `{{"type": "ready"}}` within `start_ms`, each `act` within
-  `time_left_ms`. A timeout ends your program for the rest of the match.
-- Three faults (bad JSON, an action not in `legal_actions`, an index out of range...) retire
-  the seat: the first legal action is played for it and it ranks below every other seat.
-
-## {g.name}: {g.min_players} to {g.max_players} players; options
+def _game_facts(game: str) -> str:
+    """The game's player counts and options, and a real ``act`` message of it."""
+    g = registry.get_game(game)
+    options = (
+        "\n".join(f"- `{o.name}` (default `{json.dumps(o.default)}`): {o.help}" for o in g.options)
+        or "- none"
+    )
+    return f"""## {g.name}: {g.min_players} to {g.max_players} players; options
 
 {options}
 
 ## A real `act` message of this game
 
-    {example_act(game)}
-"""
+    {example_act(game)}"""
 
 
 def starter_files(game: str) -> dict[str, str]:

@@ -251,59 +251,12 @@ def run_tournament(
     if out is not None:
         (out / "replays").mkdir(parents=True, exist_ok=True)
     labels = bot_labels(bots)
-    spec_of = dict(zip(labels, bots, strict=True))
-    rows = formats.new_standings(labels)
-    schedule: list[ScheduledMatch] = []
-    outcomes: list[MatchOutcome] = []
-    played: list[Round] = []
+    common = dict(game=game, options=options, time=time, sandbox=sandbox, fault_limit=fault_limit)
+    match = _MatchCalls(dict(zip(labels, bots, strict=True)), common, seed)
     with _executor(jobs) as pool:
-        while (rnd := formats.next_round(format, rows, len(played), plan.options)) is not None:
-            if on_round is not None:
-                on_round(rnd)
-            first = len(schedule)
-            calls: list[dict[str, Any]] = [
-                {
-                    "game": game,
-                    "bots": [spec_of[label] for label in m.bots],
-                    "seed": m.seed,
-                    "options": options,
-                    "time": time,
-                    "sandbox": sandbox,
-                    "fault_limit": fault_limit,
-                    "match_id": f"t{seed}-{first + i:05d}",
-                }
-                for i, m in enumerate(rnd.matches)
-            ]
-            done: list[MatchOutcome | None] = [None] * len(calls)
-
-            def finish(
-                i: int, outcome: MatchOutcome, done: list[Any] = done, first: int = first
-            ) -> None:
-                done[i] = outcome
-                if out is not None:
-                    name = f"{first + i:05d}-{outcome.match_id}.json"
-                    save_replay(outcome.replay, out / "replays" / name)
-                if on_match is not None:
-                    on_match(first + i, outcome)
-
-            if pool is None:
-                for i, call in enumerate(calls):
-                    finish(i, run_match(**call))
-            else:
-                _run_parallel(pool, calls, finish)
-            results = [o for o in done if o is not None]
-            assert len(results) == len(calls)
-            rows = formats.record_round(
-                format,
-                rows,
-                len(played),
-                [_result(m, o) for m, o in zip(rnd.matches, results, strict=True)],
-                plan.options,
-                planned=rnd,
-            )
-            schedule.extend(rnd.matches)
-            outcomes.extend(results)
-            played.append(rnd)
+        rows, played, schedule, outcomes = _play_rounds(
+            pool, format, plan.options, labels, match, out, on_round, on_match
+        )
     records = [_record(m, o) for m, o in zip(schedule, outcomes, strict=True)]
     table = standings(records, bots=labels)
     result = Tournament(
@@ -312,6 +265,91 @@ def run_tournament(
     if out is not None:
         (out / "standings.json").write_text(json.dumps(result.to_json(), indent=1) + "\n")
     return result
+
+
+def _play_rounds(
+    pool: Executor | None,
+    format: str,
+    options: FormatOptions,
+    labels: list[str],
+    match: _MatchCalls,
+    out: Path | None,
+    on_round: Callable[[Round], None] | None,
+    on_match: Callable[[int, MatchOutcome], None] | None,
+) -> tuple[dict[str, StandingRow], list[Round], list[ScheduledMatch], list[MatchOutcome]]:
+    """Every round the format plans, each from the standings after the one before: the final
+    rows, the rounds, and every match played with its outcome, in schedule order."""
+    rows = formats.new_standings(labels)
+    schedule: list[ScheduledMatch] = []
+    outcomes: list[MatchOutcome] = []
+    played: list[Round] = []
+    while (rnd := formats.next_round(format, rows, len(played), options)) is not None:
+        if on_round is not None:
+            on_round(rnd)
+        results = _play_round(pool, match.calls(rnd, len(schedule)), len(schedule), out, on_match)
+        rows = formats.record_round(
+            format,
+            rows,
+            len(played),
+            [_result(m, o) for m, o in zip(rnd.matches, results, strict=True)],
+            options,
+            planned=rnd,
+        )
+        schedule.extend(rnd.matches)
+        outcomes.extend(results)
+        played.append(rnd)
+    return rows, played, schedule, outcomes
+
+
+@dataclass(frozen=True)
+class _MatchCalls:
+    """The ``run_match`` arguments of a tournament's matches: each bot label's spec, what
+    every match shares, and the tournament seed that names the matches."""
+
+    spec_of: dict[str, str]
+    common: dict[str, Any]
+    seed: int
+
+    def calls(self, rnd: Round, first: int) -> list[dict[str, Any]]:
+        """One call per match of ``rnd``, whose first match is the tournament's ``first``."""
+        return [
+            {
+                **self.common,
+                "bots": [self.spec_of[label] for label in m.bots],
+                "seed": m.seed,
+                "match_id": f"t{self.seed}-{first + i:05d}",
+            }
+            for i, m in enumerate(rnd.matches)
+        ]
+
+
+def _play_round(
+    pool: Executor | None,
+    calls: list[dict[str, Any]],
+    first: int,
+    out: Path | None,
+    on_match: Callable[[int, MatchOutcome], None] | None,
+) -> list[MatchOutcome]:
+    """Play one round's matches (in ``pool`` if there is one), saving each replay into
+    ``out`` and reporting it to ``on_match`` as it ends; the outcomes in schedule order."""
+    done: list[MatchOutcome | None] = [None] * len(calls)
+
+    def finish(i: int, outcome: MatchOutcome) -> None:
+        done[i] = outcome
+        if out is not None:
+            name = f"{first + i:05d}-{outcome.match_id}.json"
+            save_replay(outcome.replay, out / "replays" / name)
+        if on_match is not None:
+            on_match(first + i, outcome)
+
+    if pool is None:
+        for i, call in enumerate(calls):
+            finish(i, run_match(**call))
+    else:
+        _run_parallel(pool, calls, finish)
+    results = [o for o in done if o is not None]
+    assert len(results) == len(calls)
+    return results
 
 
 @contextmanager
