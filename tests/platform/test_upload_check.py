@@ -57,7 +57,13 @@ def test_the_web_request_stores_without_compiling(
     [("main.py", BROKEN), ("bot.zip", make_zip({"mine/main.py": BROKEN, "mine/x.py": b""}))],
 )
 def test_code_that_does_not_compile_fails_with_its_line(
-    user_bot: Bot, builtin_versions: Any, inline: Callable[..., Any], name: str, data: bytes
+    user: Any,
+    other_user: Any,
+    user_bot: Bot,
+    builtin_versions: Any,
+    inline: Callable[..., Any],
+    name: str,
+    data: bytes,
 ) -> None:
     version = inline(upload_version, bot=user_bot, filename=name, data=data)
     version.refresh_from_db()
@@ -65,6 +71,13 @@ def test_code_that_does_not_compile_fails_with_its_line(
     assert version.status_reason.startswith("main.py has a syntax error on line 3")
     assert version.check_sent_at is not None
     assert not Match.objects.filter(seats__bot_version=version).exists()
+    # Its owner reads why on the bot's page; others see only that it failed.
+    client = Client()
+    client.force_login(user)
+    assert "syntax error on line 3" in client.get(f"/bots/{user_bot.pk}/").content.decode()
+    client.force_login(other_user)
+    page = client.get(f"/bots/{user_bot.pk}/").content.decode()
+    assert "Failed" in page and "syntax error" not in page
 
 
 def test_code_that_compiles_is_checked_then_qualifies(
