@@ -163,7 +163,8 @@ def celery_worker_process(
 ) -> Iterator[WorkerProcess]:
     """A real Celery worker process (the production wiring, ``-A meeple``) on Redis,
     on this test process's own Redis database. A test may add environment variables by
-    setting ``request.node.worker_env`` (a dict) before asking for this fixture."""
+    setting ``request.node.worker_env`` (a dict), and arguments (e.g. ``["-Q", "people"]``) by
+    setting ``request.node.worker_args``, before asking for this fixture."""
     name = f"test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     env = platform_env(
         CELERY_BROKER_URL=redis_url,
@@ -185,6 +186,7 @@ def celery_worker_process(
             "--without-mingle",
             "-n",
             f"{name}@%h",
+            *getattr(request.node, "worker_args", []),
         ],
         cwd=REPO,
         env=env,

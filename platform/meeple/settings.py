@@ -299,6 +299,12 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # --- The arena -------------------------------------------------------------------------------
 ARENA_SANDBOX = sandbox_choice()
 # The process sandbox is no security boundary: uploads of ordinary users run only in Docker,
+# People's matches wait for a person (minutes a decision, hours a game): they have a queue of
+# their own, so they never hold the workers of bots' matches. ``celery -A meeple worker`` takes
+# only the default queue ("celery"); ``-Q people`` workers play people's matches; the embedded
+# default starts both (deploy/SCALING.md, "People's matches"; deploy/SECURITY.md).
+PEOPLE_QUEUE = "people"
+CELERY_TASK_ROUTES = {"matches.play_person_match": {"queue": PEOPLE_QUEUE}}
 # unless the organiser of this installation allows it (a trusted classroom, say).
 ARENA_ALLOW_UNSAFE_SANDBOX = env_bool("ARENA_ALLOW_UNSAFE_SANDBOX", False)
 #: The longest a match may take on a worker (Celery's soft time limit; the hard one is 30 s more).

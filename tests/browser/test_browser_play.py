@@ -57,6 +57,7 @@ def worker(
         "ARENA_HUMAN_LEAVE_S": str(LEAVE_S),
     }
     settings.ARENA_HUMAN_LEAVE_S = LEAVE_S
+    request.node.worker_args = ["-Q", settings.PEOPLE_QUEUE]  # people's matches' own queue
     for game in sync_games():
         ensure_builtin_bots(game)
     proc: WorkerProcess = request.getfixturevalue("celery_worker_process")

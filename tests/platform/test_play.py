@@ -363,3 +363,30 @@ def test_the_fallback_cache_is_shared_between_processes(settings: Any, tmp_path:
     env = platform_env(DJANGO_SETTINGS_MODULE="meeple.settings", ARENA_DATA_DIR=str(tmp_path))
     subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, check=True, timeout=60)
     assert store.get("play:1:0:ans:7") == 3
+
+
+def test_a_persons_match_goes_to_the_people_queue_under_the_people_limit(settings: Any) -> None:
+    """People's matches never reach the workers of bots' matches (deploy/SCALING.md, "People's
+    matches"); tests/foundation/test_people_queue.py plays it with real workers."""
+    from matches.tasks import play_match, play_person_match, task_for
+    from meeple.celery import app
+
+    assert task_for(MatchKind.HUMAN) is play_person_match
+    for kind in set(MatchKind) - {MatchKind.HUMAN}:
+        assert task_for(kind) is play_match
+    route = app.amqp.router.route({}, play_person_match.name)
+    assert route["queue"].name == settings.PEOPLE_QUEUE == "people"
+    assert app.amqp.router.route({}, play_match.name)["queue"].name == "celery"
+    limit = settings.ARENA_HUMAN_MATCH_TIME_LIMIT_S
+    assert (play_person_match.soft_time_limit, play_person_match.time_limit) == (limit, limit + 30)
+
+
+def test_the_embedded_default_runs_a_worker_for_people(settings: Any) -> None:
+    from meeple.workers import worker_commands
+
+    settings.ARENA_HUMAN_OPEN_LIMIT = 3
+    bots, people = worker_commands(concurrency=2, beat=True)
+    assert "-Q" not in bots and "--beat" in bots  # the default queue, and the schedule
+    assert people[people.index("-Q") + 1] == "people" and "--beat" not in people
+    assert "--concurrency=3" in people  # one process per game a person may have open
+    assert len(worker_commands(people=False)) == 1

@@ -26,7 +26,7 @@ class Command(BaseCommand):
             self.stdout.write("No league is due.")
         # With no broker service, a worker of this command's plays the rounds (no beat: this
         # command is what schedules them).
-        with background_workers(beat=False):
+        with background_workers(beat=False, people=False):
             for lg in leagues:
                 matches = run_league_round(lg, dispatch=False)
                 play_matches(matches, label=f"{lg.name} round {lg.rounds_played}")

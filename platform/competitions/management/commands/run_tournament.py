@@ -32,6 +32,6 @@ class Command(BaseCommand):
                 start_tournament(t)
             except ValidationError as exc:
                 raise CommandError(" ".join(exc.messages)) from None
-        with background_workers():
+        with background_workers(people=False):
             follow_tournament(t, label=t.name)
         print_standings(t)
