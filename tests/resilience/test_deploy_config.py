@@ -27,9 +27,9 @@ def _app_services(services: dict[str, Any]) -> dict[str, Any]:
     return {n: s for n, s in services.items() if s.get("image") == "meeple-arena/app:latest"}
 
 
-def test_two_workers_share_no_volume(services: dict[str, Any]) -> None:
+def test_the_workers_share_no_volume(services: dict[str, Any]) -> None:
     workers = {n: s for n, s in services.items() if n.startswith("worker-")}
-    assert len(workers) == 2
+    assert len(workers) == 3  # two for bots' matches, one for people's
     mounts = {
         n: [v for v in s.get("volumes", []) if "docker.sock" not in v] for n, s in workers.items()
     }
@@ -44,6 +44,15 @@ def test_two_workers_share_no_volume(services: dict[str, Any]) -> None:
         assert env["ARENA_SANDBOX"] == "docker"
         assert env["ARENA_S3_BUCKET"] and env["ARENA_BOT_DIR"].endswith(name)
         assert "celery -A meeple worker" in " ".join(s["command"])
+
+
+def test_peoples_matches_have_a_worker_of_their_own(services: dict[str, Any]) -> None:
+    """People's games wait for a person for hours: only their own worker takes them, and it
+    takes nothing else (deploy/SCALING.md, "People's matches")."""
+    commands = {n: " ".join(s["command"]) for n, s in services.items() if n.startswith("worker-")}
+    people = [n for n, c in commands.items() if " -Q people " in c]
+    assert people == ["worker-people"], commands
+    assert all(" -Q " not in c for n, c in commands.items() if n not in people), commands
 
 
 def test_only_workers_choose_a_sandbox(services: dict[str, Any]) -> None:
