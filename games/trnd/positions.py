@@ -36,34 +36,11 @@ def build(
     not placed anywhere go under the discard top (or, when ``deck`` is None, into the deck), so
     the 90 cards are always all there."""
     players = len(hands)
-    left = [C.COPIES] * 9
     hand_counts = [counts(h) for h in hands]
-    for h in hand_counts:
-        for t in C.TYPES:
-            left[t] -= h[t]
-    out_json: list[list[int] | None] = []
-    for o in out or [None] * players:
-        if o is None:
-            out_json.append(None)
-        else:
-            out_json.append([C.parse(o[0]), o[1]])
-            left[C.parse(o[0])] -= o[1]
-    left[C.parse(top)] -= 1
-    placed_market = [C.parse(m) for m in market] if market is not None else []
-    for t in placed_market:
-        left[t] -= 1
-    placed_deck = [C.parse(d) for d in deck] if deck is not None else []
-    for t in placed_deck:
-        left[t] -= 1
-    if min(left) < 0:
-        raise GameError(f"trnd: more than 10 copies of a type placed: {left}")
-    rest = [t for t in C.TYPES for _ in range(left[t])]
-    while len(placed_market) < C.MARKET_SLOTS:
-        placed_market.append(rest.pop())
-    if deck is None:
-        placed_deck, under = rest, []
-    else:
-        under = rest
+    out_json: list[list[int] | None] = [
+        None if o is None else [C.parse(o[0]), o[1]] for o in out or [None] * players
+    ]
+    placed_deck, placed_market, pile = _lay_out(hand_counts, out_json, top, market, deck)
     data = {
         "game": "trnd",
         "players": players,
@@ -80,7 +57,7 @@ def build(
         "reason": "",
         "deck": placed_deck,
         "market": placed_market,
-        "pile": [*under, C.parse(top)],
+        "pile": pile,
         "hands": hand_counts,
         "known": [[0] * 9 for _ in range(players)],
         "out": out_json,
@@ -89,6 +66,41 @@ def build(
         "history": [[0] * players for _ in range(round_ - 1)],
     }
     return TrndState.from_json(data)
+
+
+def _lay_out(
+    hand_counts: list[list[int]],
+    out: list[list[int] | None],
+    top: str,
+    market: list[str] | None,
+    deck: list[str] | None,
+) -> tuple[list[int], list[int], list[int]]:
+    """The draw pile, the market and the discard pile: the cards given, and every card placed
+    nowhere else under the discard top (or, when ``deck`` is None, in the draw pile)."""
+    left = [C.COPIES] * 9
+    for h in hand_counts:
+        for t in C.TYPES:
+            left[t] -= h[t]
+    for o in out:
+        if o is not None:
+            left[o[0]] -= o[1]
+    left[C.parse(top)] -= 1
+    placed_market = [C.parse(m) for m in market] if market is not None else []
+    for t in placed_market:
+        left[t] -= 1
+    placed_deck = [C.parse(d) for d in deck] if deck is not None else []
+    for t in placed_deck:
+        left[t] -= 1
+    if min(left) < 0:
+        raise GameError(f"trnd: more than 10 copies of a type placed: {left}")
+    rest = [t for t in C.TYPES for _ in range(left[t])]
+    while len(placed_market) < C.MARKET_SLOTS:
+        placed_market.append(rest.pop())
+    if deck is None:
+        placed_deck, under = rest, []
+    else:
+        under = rest
+    return placed_deck, placed_market, [*under, C.parse(top)]
 
 
 def card_census(state: TrndState) -> list[int]:
