@@ -175,28 +175,9 @@ class TrishawState(GameState):
         if not 0 <= seat < s["players"]:
             raise GameError(f"trishaw-frenzy: no seat {seat} in a {s['players']}-seat game")
         r, v = s["route"]
-        index = ROUTE_INDEX[r][v]
         ai = moves.ai_trishaw(s)
-        trishaws = [
-            {
-                "cell": list(divmod(c, N)),
-                "progress": index[c],
-                "seat": None if t == ai else t,
-                "ai": t == ai,
-                "view": moves.view_of(s, t),
-            }
-            for t, c in enumerate(s["pos"])
-        ]
+        trishaws = _trishaws(s, ROUTE_INDEX[r][v], ai)
         tot = scoring.totals(s["tokens"], s["bonus"])
-        event = None
-        if s["event"] is not None:
-            card, ev_view = s["event"]
-            event = {
-                "card": EVENT_IDS[card],
-                "view": ev_view,
-                "highlight": sorted(EVENT_TILES[card][ev_view]),
-                "bottom": EVENT_BOTTOM[card],
-            }
         return {
             "game": SLUG,
             "seat": seat,
@@ -224,7 +205,7 @@ class TrishawState(GameState):
                 {"rounds": list(s["tokens"][t]), "bonus": s["bonus"][t], "total": tot[t]}
                 for t in range(len(s["pos"]))
             ],
-            "event": event,
+            "event": _event(s),
             "decks": {
                 "events_left": len(s["event_deck"]),
                 "routes_left": len(s["route_deck"]),
@@ -350,3 +331,30 @@ def _types(value: Any) -> Any:
 def _summary(legal: list[Any]) -> str:
     text = ", ".join(repr(a) for a in legal[:4])
     return text + (f", ... {len(legal)} in all" if len(legal) > 4 else "")
+
+
+def _trishaws(s: dict[str, Any], index: tuple[int, ...], ai: int | None) -> list[JSON]:
+    """Each trishaw as the observation shows it: cell, progress on the route, rider, view."""
+    return [
+        {
+            "cell": list(divmod(c, N)),
+            "progress": index[c],
+            "seat": None if t == ai else t,
+            "ai": t == ai,
+            "view": moves.view_of(s, t),
+        }
+        for t, c in enumerate(s["pos"])
+    ]
+
+
+def _event(s: dict[str, Any]) -> JSON:
+    """The event card in play (its view, the tiles it marks, its bottom line), or None."""
+    if s["event"] is None:
+        return None
+    card, ev_view = s["event"]
+    return {
+        "card": EVENT_IDS[card],
+        "view": ev_view,
+        "highlight": sorted(EVENT_TILES[card][ev_view]),
+        "bottom": EVENT_BOTTOM[card],
+    }
