@@ -4,51 +4,39 @@
 scales to its container: the 9x9 map with every square's type (arrows point where they send a
 trishaw), the tile borders, the route as a faint line from its start to its finish, the
 trishaws in seat colours, each rider's side of the table, and a panel with the round, the
-phase, whose turn it is, the VP per rider, the decks and the event card being resolved.
+phase, whose turn it is, the VP per rider, the decks and the event card being resolved. The
+map is drawn here, the panel in ``svg_panel.py``; ``svg_parts.py`` holds colours and layout.
 """
 
 from __future__ import annotations
 
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from games.svg import SEAT_COLOURS
-from games.trishaw_frenzy import board, scoring
-from games.trishaw_frenzy.components import (
-    EVENT_BOTTOM,
-    EVENT_IDS,
-    EVENT_TILES,
-    ROUTE_CELLS,
-    ROUTE_IDS,
-    ROUTE_INDEX,
-    ROUTE_NAMES,
-    TILE_IDS,
-)
+from games.trishaw_frenzy import board
+from games.trishaw_frenzy.components import EVENT_TILES, ROUTE_CELLS, ROUTE_INDEX, TILE_IDS
 from games.trishaw_frenzy.geometry import ARROWS, N
 from games.trishaw_frenzy.moves import view_of
-
-#: seat colours shared by every game's picture (seats 0..4)
-AI_COLOUR = "#44403c"
-BG, INK, MUTED, ACCENT = "#f6f4ef", "#1f2430", "#6b7080", "#c2410c"
-#: square fills: beige, event, portal, arrow
-FILL = {".": "#efe3c4", "E": "#fde68a", "P": "#ccfbf1"}
-ARROW_FILL = "#e7e5e4"
-
-CELL = 52
-BOARD_X, BOARD_Y = 44, 44
-BOARD = CELL * N
-PANEL_X = BOARD_X + BOARD + 44
-WIDTH = PANEL_X + 280
-HEIGHT = BOARD_Y + BOARD + 44
-SIDE_NAMES = ("south", "west", "north", "east")
-EFFECTS = {
-    "change_route": "change the route",
-    "swap_tiles": "swap two free tiles",
-    "push_back_d4": "push a trishaw back D4",
-    "gain_1vp": "gain 1 VP",
-    "swap_with_closest": "swap with the closest trishaw",
-    "forward_d4": "ride forward D4",
-}
+from games.trishaw_frenzy.svg_panel import panel
+from games.trishaw_frenzy.svg_parts import (
+    ACCENT,
+    ARROW_FILL,
+    BG,
+    BOARD,
+    BOARD_X,
+    BOARD_Y,
+    CELL,
+    FILL,
+    HEIGHT,
+    INK,
+    MUTED,
+    SIDE_NAMES,
+    WIDTH,
+    progress,
+    rider_colour,
+    who,
+)
 
 # Shapes reused with <use>: ids carry a prefix so they cannot clash with the page's own.
 _DEFS = (
@@ -81,7 +69,7 @@ def render_svg(state_json: dict[str, Any]) -> str:
     out += _coordinates()
     out += _sides(s)
     out += _trishaws(s)
-    out += _panel(s)
+    out += panel(s)
     out.append("</svg>")
     return "".join(out)
 
@@ -202,7 +190,7 @@ def _sides(s: dict[str, Any]) -> list[str]:
     mid = BOARD // 2
     out = []
     for side, riders in sorted(by_side.items()):
-        label = escape(" / ".join(_who(s, t) for t in riders) + f" sits {SIDE_NAMES[side]}")
+        label = escape(" / ".join(who(s, t) for t in riders) + f" sits {SIDE_NAMES[side]}")
         colour = SEAT_COLOURS[riders[0]]
         if side == 0:
             x, y, rot = BOARD_X + mid, BOARD_Y + BOARD + 26, 0
@@ -238,7 +226,7 @@ def _trishaws(s: dict[str, Any]) -> list[str]:
         else:
             spots, radius = [(-12, -12), (12, -12), (-12, 12), (12, 12)], 10.5
         for t, (dx, dy) in zip(group, spots, strict=False):
-            colour = _colour(s, t)
+            colour = rider_colour(s, t)
             label = "AI" if s["solo"] and t == 1 else str(t)
             ring = (
                 f'<circle cx="{cx + dx}" cy="{cy + dy}" r="{radius + 4}" fill="none" '
@@ -249,147 +237,12 @@ def _trishaws(s: dict[str, Any]) -> list[str]:
             out.append(
                 f'{ring}<circle cx="{cx + dx}" cy="{cy + dy}" r="{radius}" fill="{colour}" '
                 'stroke="#fff" stroke-width="2.5">'
-                f"<title>{escape(_who(s, t))}: progress {_progress(s, t)}</title></circle>"
+                f"<title>{escape(who(s, t))}: progress {progress(s, t)}</title></circle>"
                 f'<text x="{cx + dx}" y="{cy + dy + radius * 0.36:.1f}" '
                 f'font-size="{radius * 1.05:.1f}" font-weight="700" fill="#fff" '
                 f'text-anchor="middle">{label}</text>'
             )
     return out
-
-
-# ------------------------------------------------------------------------- the panel
-def _panel(s: dict[str, Any]) -> list[str]:
-    x = PANEL_X
-    r, v = s["route"]
-    over = s["phase"] == "over"
-    out = [
-        f'<text x="{x}" y="{BOARD_Y - 10}" font-size="20" font-weight="700" fill="{INK}">'
-        "Trishaw Frenzy</text>",
-        f'<text x="{x}" y="{BOARD_Y + 14}" font-size="14" fill="{INK}">Round '
-        f'<tspan font-weight="700">{s["round"]}</tspan> of {s["rounds"]}</text>',
-    ]
-    if over:
-        keys = scoring.final_keys(s["tokens"], s["bonus"])
-        best = [t for t, k in enumerate(keys) if k == max(keys)]
-        status = "Game over: " + (
-            f"{_who(s, best[0])} wins"
-            if len(best) == 1
-            else "seats " + ", ".join(map(str, best)) + " tie"
-        )
-    elif s["phase"] == "event":
-        status = f"{_who(s, s['turn'])}: event decision"
-    else:
-        status = f"{_who(s, s['turn'])} to roll"
-    out.append(
-        f'<text x="{x}" y="{BOARD_Y + 36}" font-size="14" font-weight="700" '
-        f'fill="{ACCENT}">{escape(status)}</text>'
-    )
-    y = BOARD_Y + 66
-    out.append(_small(x, y, "RIDER", bold=True) + _small(x + 130, y, "PROGRESS", bold=True))
-    out.append(_small(x + 268, y, "VP", bold=True, anchor="end"))
-    tot = scoring.totals(s["tokens"], s["bonus"])
-    for t in range(len(s["pos"])):
-        y += 30
-        colour = _colour(s, t)
-        first = " \u2691" if t == s["first"] else ""
-        tokens = "+".join(str(k) for k in s["tokens"][t])
-        if s["bonus"][t]:
-            tokens += ("+" if tokens else "") + f"{s['bonus'][t]} bonus"
-        if t == s["turn"] and not over:
-            out.append(
-                f'<rect x="{x - 6}" y="{y - 17}" width="282" height="28" rx="6" '
-                f'fill="{colour}" fill-opacity=".12"/>'
-            )
-        out.append(
-            f'<circle cx="{x + 7}" cy="{y - 4}" r="7" fill="{colour}"/>'
-            f'<text x="{x + 20}" y="{y}" font-size="14" font-weight="600" fill="{INK}">'
-            f"{escape(_who(s, t) + first)}</text>"
-            f'<text x="{x + 130}" y="{y}" font-size="13" fill="{INK}">{_progress(s, t)}/80</text>'
-            f'<text x="{x + 268}" y="{y}" font-size="15" font-weight="700" fill="{INK}" '
-            f'text-anchor="end">{tot[t]} VP</text>'
-            f'<text x="{x + 180}" y="{y}" font-size="11" fill="{MUTED}">{escape(tokens)}</text>'
-        )
-    y += 22
-    out.append(_small(x, y, "\u2691 first rider this round \u00b7 dashed ring: to move"))
-    y += 28
-    out.append(_line(x, y, "Route", f"{ROUTE_IDS[r]}, read from the {SIDE_NAMES[v]} side"))
-    y += 18
-    out.append(_small(x + 52, y, ROUTE_NAMES[r]))
-    y += 24
-    out.append(
-        _line(
-            x,
-            y,
-            "Decks",
-            f"{len(s['event_deck'])} event cards, {len(s['route_deck'])} routes left",
-        )
-    )
-    event = s.get("event")
-    if event is not None:
-        card, view = event
-        tiles = ", ".join(str(p) for p in sorted(EVENT_TILES[card][view]))
-        y += 30
-        out.append(
-            f'<rect x="{x - 6}" y="{y - 18}" width="282" height="48" rx="6" fill="#fff" '
-            f'stroke="{ACCENT}" stroke-width="2"/>'
-            + _line(x, y, "Event", f"{EVENT_IDS[card]}: rotate tile {tiles}")
-            + _small(x + 52, y + 18, f"or {EFFECTS.get(EVENT_BOTTOM[card], EVENT_BOTTOM[card])}")
-        )
-        y += 12
-    out += _legend(x, max(y + 36, HEIGHT - 150))
-    return out
-
-
-def _legend(x: int, y: int) -> list[str]:
-    out = [_small(x, y, "LEGEND", bold=True)]
-    items = [
-        (FILL["."], "", "beige: nothing"),
-        (ARROW_FILL, "tf-arrow", "arrow: one square that way (wraps)"),
-        (FILL["E"], "tf-event", "event: draw an event card"),
-        (FILL["P"], "tf-portal", "portal: on to the next portal"),
-    ]
-    for k, (fill, shape, label) in enumerate(items):
-        bx, by = x, y + 10 + k * 28
-        out.append(
-            f'<rect x="{bx}" y="{by}" width="24" height="24" fill="{fill}" stroke="#d6cbb0"/>'
-        )
-        if shape:
-            extra = ' fill="#57534e"' if shape == "tf-arrow" else ""
-            out.append(
-                f'<use href="#{shape}" transform="translate({bx + 12},{by + 12}) scale(.7)"'
-                f"{extra}/>"
-            )
-        out.append(_small(bx + 30, by + 16, label))
-    return out
-
-
-def _line(x: int, y: int, key: str, value: str) -> str:
-    return (
-        f'<text x="{x}" y="{y}" font-size="12" fill="{MUTED}">{escape(key)}</text>'
-        f'<text x="{x + 52}" y="{y}" font-size="13" fill="{INK}">{escape(value)}</text>'
-    )
-
-
-def _small(x: int, y: int, text: str, bold: bool = False, anchor: str = "start") -> str:
-    weight = ' font-weight="700" letter-spacing=".6"' if bold else ""
-    return (
-        f'<text x="{x}" y="{y}" font-size="12" fill="{MUTED}" text-anchor={quoteattr(anchor)}'
-        f"{weight}>{escape(text)}</text>"
-    )
-
-
-# ------------------------------------------------------------------------- helpers
-def _who(s: dict[str, Any], t: int) -> str:
-    return "AI trishaw" if s["solo"] and t == 1 else f"Seat {t}"
-
-
-def _colour(s: dict[str, Any], t: int) -> str:
-    return AI_COLOUR if s["solo"] and t == 1 else SEAT_COLOURS[t]
-
-
-def _progress(s: dict[str, Any], t: int) -> int:
-    r, v = s["route"]
-    return ROUTE_INDEX[r][v][s["pos"][t]]
 
 
 def action_targets(state_json: dict[str, Any], actions: list[Any]) -> list[str | None]:
