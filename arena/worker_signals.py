@@ -9,18 +9,12 @@ from typing import Any
 
 from celery import signals
 
-from sandbox.shutdown import install_sigterm_cleanup, release_all
-
-
-@signals.worker_process_init.connect
-def _on_process_init(**_: Any) -> None:
-    # A pool child: Celery resets its SIGTERM to the default (die at once).
-    install_sigterm_cleanup()
+from sandbox.shutdown import release_all
 
 
 @signals.worker_process_shutdown.connect
 def _on_process_shutdown(**_: Any) -> None:
-    # A pool child leaving its loop ends with os._exit: no atexit hook runs after this.
+    # A pool child: it ends with os._exit next, so no atexit hook of its own would run.
     release_all()
 
 

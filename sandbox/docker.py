@@ -337,16 +337,6 @@ class DockerSandbox(Sandbox):
                 n += 1
         return n
 
-    def remove_labelled(self, labels: dict[str, str]) -> int:
-        """Remove the bot containers matching ``labels`` (and their warm-pool slot folders)
-        through the engine alone, touching no in-process table: safe in a signal handler."""
-        n = 0
-        for c in self._list(labels):
-            if self._remove(c):
-                n += 1
-                _remove_slot_folder(c)
-        return n
-
     def reap_orphans(self, max_age_s: float | None = 6 * 3600) -> int:
         """Remove containers left by dead workers: a worker on this host whose pid is gone,
         or any bot container older than ``max_age_s`` (no match lasts that long; None: only

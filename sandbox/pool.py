@@ -31,9 +31,9 @@ carry ``meeple-arena.sandbox=1``, ``meeple-arena.worker=<host:pid:ticks>`` and
 worker keeps each one's match and seat labels in-process (so ``DockerSandbox.reap({"match":
 id})`` still finds them). An idle container older than ``max_idle_s`` is replaced.
 
-No idle container outlives its worker process: a pool removes them when the process shuts
-down or gets SIGTERM (``sandbox.shutdown``), and a new pool first removes those of dead workers
-of its host (a worker that was killed).
+No idle container outlives its worker process: a pool removes them when the process ends,
+SIGTERM included (``sandbox.shutdown``), and a new pool first removes those of dead workers of
+its host (a worker that was killed).
 """
 
 from __future__ import annotations

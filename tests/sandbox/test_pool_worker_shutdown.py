@@ -1,8 +1,8 @@
 """A Celery worker stopped by SIGTERM leaves none of its warm pool's containers behind
 (sandbox/shutdown.py): a real worker (prefork, as in production) with ``ARENA_DOCKER_POOL``
-plays one match through Docker, its pool refills, and it is stopped the two ways SIGTERM comes:
-to the worker (``kill``, ``docker stop``: a warm shutdown) and to every process of it at once
-(systemd, ``kill -- -PGID``: the pool child gets it too)."""
+plays one match through Docker, its pool refills, and SIGTERM comes the two ways it does: to the
+worker (``kill``, ``docker stop``: a warm shutdown, its pool child leaves its loop) and to the
+pool child itself (systemd and ``kill -- -PGID`` send it to every process of the worker)."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def _wait(what: str, done: Callable[[], bool], timeout: float, log: Path) -> Non
         time.sleep(0.2)
 
 
-@pytest.mark.parametrize("to", ["worker", "process-group"])
+@pytest.mark.parametrize("to", ["worker", "pool-child"])
 def test_sigterm_leaves_no_pool_container(redis_url: str, tmp_path: Path, to: str) -> None:
     from arena.tasks import run_match
 
@@ -93,13 +93,17 @@ def test_sigterm_leaves_no_pool_container(redis_url: str, tmp_path: Path, to: st
         family = descendants(worker.pid) | {worker.pid}
         # the match took a container; the pool starts two idle ones for the next
         _wait("the pool did not refill", lambda: len(_pool_containers(sb, family)) >= 2, 60, log)
-        left = {c.id for c in _pool_containers(sb, family)}
+        pool_containers = _pool_containers(sb, family)
+        left = {c.id for c in pool_containers}
 
         if to == "worker":
             worker.send_signal(signal.SIGTERM)
+            assert worker.wait(timeout=60) is not None
         else:
-            os.killpg(worker.pid, signal.SIGTERM)
-        assert worker.wait(timeout=60) is not None
+            (owner,) = {int(c.labels[f"{LABEL}.worker"].split(":")[1]) for c in pool_containers}
+            assert owner != worker.pid  # the pool lives in the pool child, where matches run
+            os.kill(owner, signal.SIGTERM)
+            _wait("the pool child did not end", lambda: not _alive(owner), 60, log)
     finally:
         if worker.poll() is None:
             os.killpg(worker.pid, signal.SIGKILL)
@@ -107,3 +111,11 @@ def test_sigterm_leaves_no_pool_container(redis_url: str, tmp_path: Path, to: st
     remaining = {c.id for c in _pool_containers(sb, family)}
     assert not remaining & left, f"left behind: {remaining & left}; {log.read_text()[-2000:]}"
     assert not remaining
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
