@@ -18,6 +18,8 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
+
 from arena import protocol as p
 from arena.botspec import BotSpec, BotSpecError, parse_bot_spec
 from arena.contract import TimeControl
@@ -60,9 +62,15 @@ def run_match(
     max_decisions: int | None = None,
     human: HumanChannel | None = None,
     human_time: HumanTime | None = None,
+    deadline_s: float | None = None,
 ) -> MatchOutcome:
     """Play one match; each bot is a path (``.py``, folder, ``.zip``), ``builtin:NAME``, or
-    ``human``: a person asked through the ``human`` channel under ``human_time``."""
+    ``human``: a person asked through the ``human`` channel under ``human_time``.
+
+    ``deadline_s``: the longest the match may take. Past it, before the next decision, the
+    match ends as an ``error`` ("the match took over N s") and its bots are stopped; so it
+    overruns by at most one decision's time (move time and bank). A worker passes its task's
+    time limit: enforced here, it holds in every pool, Celery's solo pool (no timers) too."""
     # -- check the input before anything starts ---------------------------------------------
     g = registry.get_game(game)
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -83,8 +91,14 @@ def run_match(
 
     match = _Match(game, specs, seed, opts, tc, match_id, limits, fault_limit, cap)
     match.human, match.human_time = human, human_time or HumanTime()
+    if deadline_s is not None:
+        match.deadline = (_time.perf_counter() + deadline_s, deadline_s)
     match.run(state, sandbox)
     return match.outcome()
+
+
+class _PastDeadline(Exception):
+    """The match ran past ``run_match``'s ``deadline_s``."""
 
 
 class _Match:
@@ -126,6 +140,8 @@ class _Match:
         self.starter: ThreadPoolExecutor | None = None
         self.human: HumanChannel | None = None
         self.human_time = HumanTime()
+        #: (perf_counter time, the limit in seconds as given), or None: no limit.
+        self.deadline: tuple[float, float] | None = None
 
     # -- running -----------------------------------------------------------------------------
 
@@ -140,6 +156,12 @@ class _Match:
             raise  # bad input after all (e.g. a zip without main.py): the caller's error
         except SandboxError as e:
             self._fail(f"sandbox: {e}")
+        except _PastDeadline as e:
+            self._fail(str(e))
+        except SoftTimeLimitExceeded:
+            # A worker's own time limit (a person's long wait: checked here only between
+            # decisions): its task records "the match took over N s" (matches.playing).
+            raise
         except Exception as e:  # an engine or built-in bot bug: a system error, not a fault
             self._fail(f"{type(e).__name__}: {e}")
         finally:
@@ -224,6 +246,8 @@ class _Match:
             if turn >= self.cap:
                 self._end_by_cap()
                 return
+            if self.deadline is not None and _time.perf_counter() >= self.deadline[0]:
+                raise _PastDeadline(f"the match took over {self.deadline[1]:.0f} s")
             seat = state.current_seat()
             legal = state.legal_actions()
             player = seats[seat]

@@ -25,13 +25,18 @@ def ping(payload: str = "ping") -> dict[str, Any]:
 
 
 def play(
-    spec: MatchSpec, *, sandbox: str | None = None, allow_unsafe: bool | None = None
+    spec: MatchSpec,
+    *,
+    sandbox: str | None = None,
+    allow_unsafe: bool | None = None,
+    deadline_s: float | None = None,
 ) -> MatchOutcome:
     """Play ``spec`` on this machine. The sandbox is this worker's own choice (``sandbox``, else
     ``ARENA_SANDBOX``), never the sender's; strangers' code (``trusted=False`` seats) only runs in a
     sandbox that is a security boundary unless this worker allows otherwise
     (``ARENA_ALLOW_UNSAFE_SANDBOX``). Anything that stops the match from being played comes back
-    as an ``error`` outcome, so the caller always has something to record."""
+    as an ``error`` outcome, so the caller always has something to record. ``deadline_s``: the
+    match's time limit, which the referee enforces itself (see ``arena.referee.run_match``)."""
     from arena.codestore import CodeFetchError, resolve
     from arena.human import HUMAN, channel_for
     from arena.referee import run_match as referee_run_match
@@ -55,6 +60,7 @@ def play(
             match_id=spec.match_id or None,
             human=human,
             human_time=human_time,
+            deadline_s=deadline_s,
         )
     except (ValueError, SandboxError, CodeFetchError) as exc:
         # A bad bundle's own message may name files of a private zip: the match's error is

@@ -182,7 +182,11 @@ def start_tournament(tournament: Tournament, *, dispatch: bool = True) -> list[M
     before it ends (:func:`tournament_match_ended`). Unless ``dispatch=False`` the matches go
     to the workers once the transaction commits. Returns the first round's matches."""
     with transaction.atomic():
-        t = Tournament.objects.select_for_update().select_related("game").get(pk=tournament.pk)
+        t = (
+            Tournament.objects.select_for_update(of=("self",))
+            .select_related("game")
+            .get(pk=tournament.pk)
+        )
         entrants, planned = check_start(t)
         rows = new_standings([str(v.pk) for v in entrants])
         TournamentEntry.objects.bulk_create(
@@ -270,8 +274,10 @@ def tournament_match_ended(match: Match, seats: Sequence[Any] | None) -> None:
     ending at once cannot both miss (or both make) the end of a round. Updates the entrants'
     statistics, and when it was the round's last match, records the round in the format's
     rows and schedules the next one (or finishes the tournament)."""
+    # The tournament's row only, not the game's it joins: a session that goes silent while
+    # recording must not hold the row every recording of the game needs.
     t = (
-        Tournament.objects.select_for_update()
+        Tournament.objects.select_for_update(of=("self",))
         .select_related("game")
         .filter(pk=match.tournament_id)
         .first()
@@ -441,13 +447,22 @@ def due_leagues(now: Any = None) -> list[League]:
     ]
 
 
+def beat_round_due(lg: League, now: datetime) -> bool:
+    """Whether a beat tick may play the league's next round: no round in the last half of its
+    interval. Beat decides when a round is due; this only refuses a tick sent twice (two beats)
+    or right after "play a round now", while a tick that comes a little early (the last round
+    was recorded a little after its tick) still plays."""
+    return lg.last_run_at is None or lg.last_run_at + timedelta(hours=lg.every_hours / 2) <= now
+
+
 def run_league_round(league: League, *, dispatch: bool = True) -> list[Match]:
     """Schedule the league's next round: every bot of the game (its current version) plays at
     most one match, tables paired Swiss-style from the season's stored standings (points,
     opponents met, seats used: no replay of past rounds). Fewer bots than seats: no match, the
     round still counts."""
     with transaction.atomic():
-        lg = League.objects.select_for_update().select_related("game").get(pk=league.pk)
+        # The league's row only: the game's row is every recording's (its match counter).
+        lg = League.objects.select_for_update(of=("self",)).select_related("game").get(pk=league.pk)
         now = timezone.now()
         season = current_season(lg, now)
         versions = {str(bot_id): v for bot_id, v in current_versions(lg.game).items()}

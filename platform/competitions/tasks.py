@@ -7,19 +7,23 @@ import logging
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from meeple.celery import app
 
 from competitions.models import League, Tournament
-from competitions.services import LEAGUE_TASK, run_league_round
+from competitions.services import LEAGUE_TASK, beat_round_due, run_league_round
 
 
 @app.task(name=LEAGUE_TASK, ignore_result=True)
 def play_league_round(league_id: int) -> int:
-    """Schedule the league's next round (its matches go to the workers); returns how many."""
-    league = League.objects.filter(pk=league_id, is_active=True).first()
-    if league is None:
-        return 0
-    return len(run_league_round(league))
+    """Beat's tick of a league: schedule its next round (its matches go to the workers) if it
+    is due; returns how many matches. Two beats by mistake send each tick twice: the second
+    finds, under the league's row lock, the round just played and does nothing."""
+    with transaction.atomic():
+        league = League.objects.select_for_update().filter(pk=league_id, is_active=True).first()
+        if league is None or not beat_round_due(league, timezone.now()):
+            return 0
+        return len(run_league_round(league))
 
 
 log = logging.getLogger(__name__)

@@ -16,7 +16,8 @@ from matches.models import Match, MatchKind, MatchSeat, MatchStatus
 
 from ladder.models import LadderEntry, LadderMatch
 
-INFLIGHT = (MatchStatus.QUEUED, MatchStatus.RUNNING)
+#: A match being recorded is still in flight: its bots are not free yet.
+INFLIGHT = (MatchStatus.QUEUED, MatchStatus.RUNNING, MatchStatus.RECORDING)
 
 
 def inflight_ladder_matches(game: Game) -> int:

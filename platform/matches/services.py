@@ -4,9 +4,11 @@
       -> play_match on a worker: claim (running) -> arena.tasks.play -> recording
       -> record_outcome: one transaction, the match row locked; finished + ``match_finished``
          (ratings, tournaments, leagues listen), or error + ``match_failed``
-    sweep_matches (periodic): a match running past its deadline, or queued with its message
-      lost, is sent again (attempt n+1) or, a held one after ``ARENA_MATCH_ATTEMPTS``, marked
-      error.
+    sweep_matches (periodic, ``matches.sweeper``): a match running past its deadline, or queued
+      with its message lost, is sent again (attempt n+1) or, a held one after
+      ``ARENA_MATCH_ATTEMPTS``, marked error.
+
+The worker's side (claim, play, record with retries) is ``matches.playing``.
 
 Exactly once: each send carries its attempt number and only the delivery of the current attempt
 may claim a queued match, so a duplicate or stale delivery does nothing; recording finds the
@@ -18,20 +20,18 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import time
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
 from bots.models import BotVersion, VersionStatus
 from catalog.models import Game
 from catalog.services import count_finished_match, set_counters
-from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError, close_old_connections, transaction
-from django.db.models import Count, F, Q
+from django.db import transaction
+from django.db.models import Count, F
 from django.utils import timezone
 
 from arena.botspec import HUMAN
@@ -46,6 +46,7 @@ from arena.contract import (
 from arena.outcome import MatchOutcome
 from games.base import GameError
 from games.registry import get_game
+from matches.errors import PLAY_FAILED, public_error
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
 from matches.replays import store_replay
 from matches.signals import match_failed, match_finished
@@ -53,8 +54,6 @@ from matches.signals import match_failed, match_finished
 log = logging.getLogger(__name__)
 
 _SEED_MASK = (1 << 63) - 1
-#: Statuses in which a worker holds the match.
-_HELD = (MatchStatus.RUNNING, MatchStatus.RECORDING)
 
 
 def clamp_seed(seed: int) -> int:
@@ -168,9 +167,7 @@ def dispatch_match(match: Match) -> Match:
     )
     if sent:
         attempt = Match.objects.values_list("attempts", flat=True).get(pk=match.pk)
-        # people's matches get their own, longer, limit (the task's default is the bots')
-        human = match.kind == MatchKind.HUMAN
-        _send(match.pk, attempt, time_limit_s(match.kind) if human else None)
+        _send(match.pk, attempt, match.kind)
     match.refresh_from_db()
     return match
 
@@ -182,17 +179,17 @@ def time_limit_s(kind: str) -> int:
     return int(settings.ARENA_MATCH_TIME_LIMIT_S)
 
 
-def _send(match_id: int, attempt: int, limit_s: int | None = None) -> None:
-    from matches.tasks import play_match
+def _send(match_id: int, attempt: int, kind: str = MatchKind.STANDALONE) -> None:
+    from matches.tasks import task_for
 
-    limits = {} if limit_s is None else {"soft_time_limit": limit_s, "time_limit": limit_s + 30}
+    # people's matches go to their own queue and time limit (matches.tasks.play_person_match)
     try:
-        result = play_match.apply_async(args=[match_id, attempt], **limits)
+        result = task_for(kind).apply_async(args=[match_id, attempt])
     except Exception as exc:
         if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
-            # Inline: the task raised while playing; the match says what failed.
+            # Inline: the task raised while playing; the log says what failed, not the match.
             log.exception("match %s failed inline", match_id)
-            mark_error(match_id, f"{type(exc).__name__}: {exc}")
+            mark_error(match_id, PLAY_FAILED)
         else:
             log.warning("match %s not sent (%s); the sweeper will send it again", match_id, exc)
         return
@@ -219,84 +216,15 @@ def worker_name(node: str = "") -> str:
     return f"{node or socket.gethostname()}:{os.getpid()}"
 
 
-def claim(match_id: int, attempt: int, *, node: str = "") -> Match | None:
-    """Take a queued match for this delivery (status ``running``), or None when this delivery is
-    stale or a duplicate (another attempt was sent, or the match is already taken or done)."""
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None:
-        return None
-    now = timezone.now()
-    deadline = now + match_deadline(match.time_control, match.seats.count(), match.kind)
-    taken = Match.objects.filter(pk=match_id, attempts=attempt, status=MatchStatus.QUEUED).update(
-        status=MatchStatus.RUNNING, started_at=now, deadline_at=deadline, worker=worker_name(node)
-    )
-    if not taken:
-        return None
-    match.refresh_from_db()
-    return match
-
-
-def play(match_id: int, attempt: int, *, node: str = "") -> Match | None:
-    """What a worker does with one delivery: claim, play, record (retrying the database with
-    backoff before giving up, so a result survives a database that refuses writes for a while).
-    Returns the recorded match, or None for a stale or duplicate delivery."""
-    from arena.tasks import play as arena_play
-
-    match = claim(match_id, attempt, node=node)
-    if match is None:
-        return None
-    try:
-        spec = match_spec(match)
-    except Exception as exc:  # a version's row or file vanished: the platform's failure
-        log.exception("match %s: cannot build its spec", match_id)
-        outcome = {"status": "error", "error": f"cannot build the match: {exc}", "seats": []}
-    else:
-        try:
-            outcome = arena_play(
-                spec,
-                sandbox=settings.ARENA_SANDBOX,
-                allow_unsafe=settings.ARENA_ALLOW_UNSAFE_SANDBOX,
-            ).to_json(replay=True)
-        except SoftTimeLimitExceeded:
-            # The worker's own time limit stopped the referee (and its bots): record an error
-            # now rather than leave it held until the sweeper plays the same long match again.
-            limit = time_limit_s(match.kind)
-            outcome = {"status": "error", "error": f"the match took over {limit} s", "seats": []}
-    return record_with_retry(match_id, attempt, outcome)
-
-
-def record_with_retry(match_id: int, attempt: int, outcome: dict[str, Any]) -> Match:
-    """``record_outcome`` with backoff on database errors (``ARENA_RECORD_RETRIES`` tries).
-    If the database never comes back, the exception propagates: the message is not
-    acknowledged as done and the sweeper runs the match again after its deadline."""
-    delay = 0.5
-    for attempt_no in range(settings.ARENA_RECORD_RETRIES):
-        try:
-            Match.objects.filter(pk=match_id, attempts=attempt, status=MatchStatus.RUNNING).update(
-                status=MatchStatus.RECORDING
-            )
-            return record_outcome(match_id, outcome, attempt=attempt)
-        except DatabaseError as exc:
-            if attempt_no == settings.ARENA_RECORD_RETRIES - 1:
-                raise
-            log.warning("match %s: recording failed (%s), retrying in %.1fs", match_id, exc, delay)
-            time.sleep(delay)
-            # A connection the server dropped (restart, failover) stays closed for good unless
-            # it is thrown away here: the next try then opens a new one (a worker's task runs
-            # outside any transaction; a caller's transaction is left alone).
-            if not transaction.get_connection().in_atomic_block:
-                close_old_connections()
-            delay = min(delay * 2, 30.0)
-    raise AssertionError("unreachable")
-
-
 # ---------------------------------------------------------------------------- recording
 
 
 def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -> Match:
     """Store the referee's ``MatchOutcome.to_json(replay=True)`` for ``match_id`` and announce
-    it (``match_finished`` or ``match_failed``), in one transaction that locks only the match's
-    row (listeners lock what they change, in a fixed order: ratings, then competitions).
+    it (``match_finished`` or ``match_failed``), in one transaction that locks the match's row,
+    then what the listeners change (in a fixed order: ratings, then competitions), then the
+    game's counter, last, so that the row all of a game's recordings share is held only until
+    the commit.
 
     Idempotent: a match already finished or errored, or re-sent as a newer attempt than
     ``attempt``, is left as it is. A malformed outcome marks the match ``error`` (unrated).
@@ -309,14 +237,15 @@ def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -
         try:
             parsed = MatchOutcome.from_json(outcome, seats=len(seats))
         except ContractError as exc:
-            return _fail(match, f"the referee returned a malformed outcome: {exc}")
+            log.error("match %s: the referee returned a malformed outcome: %s", match.pk, exc)
+            return _fail(match, PLAY_FAILED)
         replay, logs = _public_replay(parsed.replay, seats)
         if replay:
             store_replay(match.pk, replay)
         match.result = parsed.result or None
         _set_finished_at(match)
         if parsed.status != MatchStatus.FINISHED:
-            return _fail(match, parsed.error or "the match could not be played")
+            return _fail(match, public_error(parsed.error, match_id=match.pk))
         for seat, data in zip(seats, parsed.seats, strict=True):
             seat.score = data.score
             seat.rank = data.rank
@@ -331,8 +260,10 @@ def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -
         match.error = ""
         match.deadline_at = None
         match.save()
-        count_finished_match(match.game_id)
         match_finished.send(sender=Match, match=match, seats=seats)
+        # Last: the game's row is shared by every recording of the game, so it is locked only
+        # from here to the commit (listeners lock what they change: ratings, competitions).
+        count_finished_match(match.game_id)
     return match
 
 
@@ -402,47 +333,28 @@ def requeue_match(match: Match, *, why: str = "") -> bool:
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status == MatchStatus.FINISHED:
             return False
-        # The new attempt number is taken in the same write that puts the match back in the
-        # queue: no delivery of an older attempt can claim it in between.
-        locked.status = MatchStatus.QUEUED
-        locked.attempts += 1
-        locked.dispatched_at = timezone.now()
-        locked.error = why
-        locked.deadline_at = None
-        locked.started_at = None
-        locked.finished_at = None
-        locked.worker = ""
-        locked.save()
-        MatchSeat.objects.filter(match=locked).update(
-            score=None, rank=None, status="", faults=[], time_ms=None, stderr=""
-        )
-        limit = time_limit_s(locked.kind) if locked.kind == MatchKind.HUMAN else None
-        transaction.on_commit(partial(_send, locked.pk, locked.attempts, limit))
+        requeue_locked(locked, why=why)
     return True
 
 
-def sweep_matches(now: datetime | None = None) -> dict[str, int]:
-    """Take back what no worker will finish: matches held past their deadline (the worker died
-    or the database refused the result for too long) and queued matches whose message was not
-    picked up in ``ARENA_QUEUE_PATIENCE_S`` (sent to a broker that lost it). Each is sent again;
-    a held one is marked ``error`` once it has had ``ARENA_MATCH_ATTEMPTS`` attempts. A queued
-    one never is: no worker has tried it, its message may only be waiting behind a long queue
-    (an older message left there finds its attempt superseded). Returns counts."""
-    now = now or timezone.now()
-    patience = timedelta(seconds=settings.ARENA_QUEUE_PATIENCE_S)
-    stale = Match.objects.filter(
-        Q(status__in=_HELD, deadline_at__lt=now)
-        | Q(status=MatchStatus.QUEUED, dispatched_at__lt=now - patience)
-        | Q(status=MatchStatus.QUEUED, dispatched_at__isnull=True, created_at__lt=now - patience)
-    ).order_by("pk")
-    counts = {"requeued": 0, "failed": 0}
-    for match in stale[: settings.ARENA_SWEEP_BATCH]:
-        if match.status in _HELD and match.attempts >= settings.ARENA_MATCH_ATTEMPTS:
-            mark_error(match.pk, f"no worker finished this match in {match.attempts} attempts")
-            counts["failed"] += 1
-        elif requeue_match(match, why=""):
-            counts["requeued"] += 1
-    return counts
+def requeue_locked(locked: Match, *, why: str = "") -> None:
+    """``requeue_match`` inside the caller's transaction, ``locked`` being the match's row as
+    read under its lock (the sweeper re-checks what made it stale first)."""
+    # The new attempt number is taken in the same write that puts the match back in the
+    # queue: no delivery of an older attempt can claim it in between.
+    locked.status = MatchStatus.QUEUED
+    locked.attempts += 1
+    locked.dispatched_at = timezone.now()
+    locked.error = why
+    locked.deadline_at = None
+    locked.started_at = None
+    locked.finished_at = None
+    locked.worker = ""
+    locked.save()
+    MatchSeat.objects.filter(match=locked).update(
+        score=None, rank=None, status="", faults=[], time_ms=None, stderr=""
+    )
+    transaction.on_commit(partial(_send, locked.pk, locked.attempts, locked.kind))
 
 
 def recount_game_counters() -> None:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from celery.exceptions import Reject
 from django.conf import settings
 from meeple.celery import app
 
 import arena.tasks  # noqa: F401  registers "arena.run_match" (the contract's task) with the app
-from matches import services
+from matches import playing, sweeper
+from matches.models import MatchKind
 
 
 @app.task(
@@ -25,11 +27,53 @@ from matches import services
 def play_match(self: Any, match_id: int, attempt: int) -> dict[str, Any] | None:
     """Claim, play and record attempt ``attempt`` of match ``match_id`` (a stale or duplicate
     delivery does nothing)."""
-    match = services.play(match_id, attempt, node=self.request.hostname or "")
+    return _play(self, match_id, attempt)
+
+
+@app.task(
+    bind=True,
+    name="matches.play_person_match",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    ignore_result=True,
+    soft_time_limit=settings.ARENA_HUMAN_MATCH_TIME_LIMIT_S,
+    time_limit=settings.ARENA_HUMAN_MATCH_TIME_LIMIT_S + 30,
+)
+def play_person_match(self: Any, match_id: int, attempt: int) -> dict[str, Any] | None:
+    """``play_match`` for a match with a person's seat. It waits minutes for each decision
+    and may last hours, so it has a queue of its own (``settings.PEOPLE_QUEUE``, routed in
+    ``CELERY_TASK_ROUTES``) whose workers never play bots' matches, and the people's time
+    limit (``ARENA_HUMAN_MATCH_TIME_LIMIT_S``). deploy/SCALING.md, "People's matches"."""
+    return _play(self, match_id, attempt)
+
+
+def _play(task: Any, match_id: int, attempt: int) -> dict[str, Any] | None:
+    # The limit this delivery runs under (stamped on the message by the sender, else the
+    # task's): the referee enforces it too, so it holds in the solo pool, which has no timer.
+    limit = task.request.soft_time_limit or task.soft_time_limit
+    try:
+        match = playing.play(
+            match_id, attempt, node=task.request.hostname or "", limit_s=limit or None
+        )
+    except playing.DatabaseUnreachable as exc:
+        # Back into the queue, for this worker when the database answers again or for another:
+        # acknowledged, the match would wait ARENA_QUEUE_PATIENCE_S for the sweeper.
+        raise Reject(f"cannot reach the database: {exc}", requeue=True) from exc
     return None if match is None else {"match_id": match.pk, "status": match.status}
 
 
-@app.task(name="matches.sweep", ignore_result=True)
+def task_for(kind: str) -> Any:
+    """The task that plays a match of ``kind``: people's matches have their own queue."""
+    return play_person_match if kind == MatchKind.HUMAN else play_match
+
+
+@app.task(
+    name="matches.sweep",
+    ignore_result=True,
+    soft_time_limit=sweeper.SWEEP_TIME_LIMIT_S,
+    time_limit=sweeper.SWEEP_TIME_LIMIT_S + 30,
+)
 def sweep() -> dict[str, int]:
-    """Periodic (Celery beat): send again, or fail, the matches no worker will finish."""
-    return services.sweep_matches()
+    """Periodic (Celery beat): send again, or fail, the matches no worker will finish (one
+    sweep at a time, however many beats send it)."""
+    return sweeper.sweep_matches()

@@ -16,6 +16,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 
 from meeple.converters import IdConverter
+from meeple.database import bounded_options
 from meeple.env import (
     REPO_ROOT,
     code_storage,
@@ -104,7 +105,10 @@ TEMPLATES = [
 
 DATABASE_URL = database_url()
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Every wait bounded: statements, locks, silent sessions, dead sockets (meeple/database.py).
+    DATABASES["default"]["OPTIONS"] = bounded_options(DATABASES["default"].get("OPTIONS"))
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded worker processes and the web server share the file: wait rather than fail,
     # and take the write lock when a transaction starts (no lock upgrade that could deadlock).
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
@@ -315,6 +319,9 @@ ARENA_MATCH_ATTEMPTS = int(os.environ.get("ARENA_MATCH_ATTEMPTS", "3"))
 ARENA_QUEUE_PATIENCE_S = int(os.environ.get("ARENA_QUEUE_PATIENCE_S", "1800"))
 #: Tries to store a played match's outcome when the database refuses it (backoff 0.5 s .. 30 s).
 ARENA_RECORD_RETRIES = int(os.environ.get("ARENA_RECORD_RETRIES", "8"))
+#: How long a worker that cannot reach the database holds a delivery (trying to claim it, with
+#: backoff) before handing it back to the queue: it never acknowledges what it could not claim.
+ARENA_CLAIM_PATIENCE_S = env_int("ARENA_CLAIM_PATIENCE_S", 60)
 ARENA_SWEEP_BATCH = 200
 # --- People at the table (platform/play, docs/human-play.md) ---------------------------------
 #: A person's time per decision; no answer by then forfeits the seat (like a bot's timeout).

@@ -7,6 +7,7 @@ from typing import Any
 from catalog.models import Game
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from meeple import stamps
+from meeple.database import without_statement_timeout
 
 from ratings.selectors import board_stamp_key
 from ratings.services import recalculate
@@ -29,7 +30,8 @@ class Command(BaseCommand):
                 known = ", ".join(Game.objects.values_list("slug", flat=True))
                 raise CommandError(f"no game {opts['game']!r} (games: {known})")
             game_id = game.pk
-        rated = recalculate(game_id)
+        with without_statement_timeout():  # one long transaction over the whole history
+            rated = recalculate(game_id)
         for pk in [game_id] if game_id else Game.objects.values_list("pk", flat=True):
             stamps.bump(board_stamp_key(pk))
         self.stdout.write(self.style.SUCCESS(f"Recalculated ratings over {rated} rated matches."))
