@@ -18,9 +18,28 @@ from tests.conftest import REPO, platform_env
 COMPOSE = REPO / "deploy" / "docker-compose.yml"
 
 
+class StrictLoader(yaml.SafeLoader):
+    """A YAML loader that refuses a key given twice in one mapping, as Docker Compose does
+    (PyYAML's own silently keeps the last one)."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        keys = [k.value for k, _ in node.value if isinstance(k, yaml.ScalarNode)]
+        twice = sorted({k for k in keys if keys.count(k) > 1 and k != "<<"})
+        if twice:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"keys given twice: {twice}", node.start_mark
+            )
+        return super().construct_mapping(node, deep)
+
+
 @pytest.fixture(scope="module")
 def services() -> dict[str, Any]:
-    return dict(yaml.safe_load(COMPOSE.read_text())["services"])
+    return dict(yaml.load(COMPOSE.read_text(), Loader=StrictLoader)["services"])
+
+
+def test_the_strict_loader_refuses_a_service_given_twice() -> None:
+    with pytest.raises(yaml.constructor.ConstructorError, match="beat"):
+        yaml.load("services:\n  beat: {}\n  beat: {}\n", Loader=StrictLoader)
 
 
 def _app_services(services: dict[str, Any]) -> dict[str, Any]:

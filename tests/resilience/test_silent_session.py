@@ -44,6 +44,14 @@ def test_every_wait_of_a_connection_is_bounded(db: Any) -> None:
         "lock_timeout": "10s",
         "idle_in_transaction_session_timeout": "1min",
     }
+    from meeple.database import without_statement_timeout
+
+    with without_statement_timeout(), connection.cursor() as cur:  # recalculate_ratings' way
+        cur.execute("SHOW statement_timeout")
+        assert cur.fetchone()[0] == "0"
+    with connection.cursor() as cur:
+        cur.execute("SHOW statement_timeout")
+        assert cur.fetchone()[0] == "1min"
     params = connection.connection.info.get_parameters()
     assert (params["keepalives"], params["keepalives_idle"]) == ("1", "30")
     assert (params["keepalives_interval"], params["keepalives_count"]) == ("10", "3")
