@@ -68,9 +68,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads a body: refuse one whose Content-Length is over the cap.
     "meeple.limits.RequestBodyLimitMiddleware",
-    # Pages and API answers compressed when the client accepts it (responses that already
     # No NUL byte in any query parameter reaches a view (PostgreSQL refuses them in text).
     "meeple.params.NulParameterMiddleware",
+    # Pages and API answers compressed when the client accepts it (responses that already
     # carry a Content-Encoding, such as stored replays, pass untouched).
     "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -299,16 +299,16 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # needs no broker (Celery 6 is to change this default; tests/resilience/test_broker_restart.py).
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-
-# --- The arena -------------------------------------------------------------------------------
-ARENA_SANDBOX = sandbox_choice()
-# The process sandbox is no security boundary: uploads of ordinary users run only in Docker,
 # People's matches wait for a person (minutes a decision, hours a game): they have a queue of
 # their own, so they never hold the workers of bots' matches. ``celery -A meeple worker`` takes
 # only the default queue ("celery"); ``-Q people`` workers play people's matches; the embedded
 # default starts both (deploy/SCALING.md, "People's matches"; deploy/SECURITY.md).
 PEOPLE_QUEUE = "people"
 CELERY_TASK_ROUTES = {"matches.play_person_match": {"queue": PEOPLE_QUEUE}}
+
+# --- The arena -------------------------------------------------------------------------------
+ARENA_SANDBOX = sandbox_choice()
+# The process sandbox is no security boundary: uploads of ordinary users run only in Docker,
 # unless the organiser of this installation allows it (a trusted classroom, say).
 ARENA_ALLOW_UNSAFE_SANDBOX = env_bool("ARENA_ALLOW_UNSAFE_SANDBOX", False)
 #: The longest a match may take on a worker (Celery's soft time limit; the hard one is 30 s more).
