@@ -1,7 +1,7 @@
 """gunicorn settings for the web process: ``gunicorn -c deploy/gunicorn.conf.py meeple.wsgi``.
 
 Every value can be overridden from the environment (``GUNICORN_<NAME>``). Request bodies are
-capped by the site itself (meeple/limits.py: Content-Length checked before reading, uploads
+capped by the site itself (foundation/limits.py: Content-Length checked before reading, uploads
 stopped while streaming), since gunicorn has no body limit; here are the limits gunicorn does
 have: request line and header sizes, and time limits so that a slow or stuck client or request
 cannot hold a worker forever. See deploy/SECURITY.md.

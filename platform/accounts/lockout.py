@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from meeple.limits import error_response
+from foundation.limits import error_response
 
 
 def lockout_message() -> str:

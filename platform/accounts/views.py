@@ -1,5 +1,5 @@
 """Sign-up, log-in and log-out pages. Sign-up and log-in POSTs are throttled per address with
-the API's counters (meeple.throttles); wrong passwords lock out through django-axes."""
+the API's counters (foundation.throttles); wrong passwords lock out through django-axes."""
 
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -7,7 +7,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.decorators import method_decorator
-from meeple.throttles import web_throttle
+from foundation.throttles import web_throttle
 
 
 class SignupForm(UserCreationForm):

@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from meeple.fields import LookupFilter, SafeSlugRelatedField
-from meeple.throttles import UploadThrottle
+from foundation.fields import LookupFilter, SafeSlugRelatedField
+from foundation.throttles import UploadThrottle
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -174,7 +174,7 @@ class BotVersionsApi(APIView):
         bot = generics.get_object_or_404(Bot, pk=pk)
         if bot.owner_id != request.user.pk:
             raise PermissionDenied("Only the bot's owner may upload versions.")
-        # Reading request.data streams the body through meeple.limits.CappedUploadHandler:
+        # Reading request.data streams the body through foundation.limits.CappedUploadHandler:
         # a file past the cap stops there, before it is all read (a 400 with the limit).
         data = VersionUploadSerializer(data=request.data)
         data.is_valid(raise_exception=True)

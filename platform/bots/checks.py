@@ -25,8 +25,7 @@ from bots.code_store import fetch_version_code
 from bots.models import BotVersion, VersionStatus
 from bots.services import set_version_status
 from bots.signals import version_checked
-from sandbox.bundle import BundleError
-from sandbox.compile_check import check_code
+from arena.bot_code import BundleError, check_code
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 
 from bots.models import DESCRIPTION_MAX
 from bots.validation import validate_bundle
-from sandbox.bundle import human
+from arena.bot_code import human
 
 CODE_HELP = "main.py, or a .zip holding main.py at its top level or inside one folder."
 

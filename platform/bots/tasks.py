@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from meeple.celery import app
+from celery import shared_task
 
 from bots import checks
 
 
-@app.task(
+@shared_task(
     name="bots.check_version",
     ignore_result=True,
     # The compiler runs in a child with its own limits; these bound the fetch and the rest.

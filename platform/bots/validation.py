@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 
-from sandbox.bundle import Bundle, BundleError, check_bundle
+from arena.bot_code import Bundle, BundleError, check_bundle
 
 
 def validate_bundle(filename: str, data: bytes, max_bytes: int) -> Bundle:

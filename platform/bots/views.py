@@ -19,10 +19,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
+from foundation import stamps
+from foundation.throttles import web_throttle
 from ladder import selectors as ladder_selectors
 from matches.selectors import match_rows
-from meeple import stamps
-from meeple.throttles import web_throttle
 from ratings.models import Rating
 
 from bots.charts import rating_chart_svg

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from foundation import stamps
+from foundation.params import id_param
 from matches.selectors import match_rows
-from meeple import stamps
-from meeple.params import id_param
 from ratings.selectors import board_stamp_key, leaderboard
 
 from arena.newbot import starter_zip

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from meeple.fields import MAX_INT, SafeSlugRelatedField, StrictIntegerField
+from foundation.fields import MAX_INT, SafeSlugRelatedField, StrictIntegerField
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request

@@ -115,7 +115,7 @@ def league_standings(
 
 
 def table_stamp_key(league_id: int) -> str:
-    """The ``meeple.stamps`` number of a league's standings: bumped after each recorded match
+    """The ``foundation.stamps`` number of a league's standings: bumped after each recorded match
     of the league commits (``services.league_match_ended``); the page caches its drawn table
     under it."""
     return f"league-table:{league_id}"

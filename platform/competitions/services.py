@@ -17,9 +17,9 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from foundation import stamps
 from matches.models import Match, MatchStatus
 from matches.services import clamp_seed, create_match, dispatch_match
-from meeple import stamps
 
 from arena.formats import (
     FORMAT_NAMES,

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import logging
 
+from celery import shared_task
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from meeple.celery import app
 
 from competitions.models import League, Tournament
 from competitions.services import LEAGUE_TASK, beat_round_due, run_league_round
 
 
-@app.task(name=LEAGUE_TASK, ignore_result=True)
+@shared_task(name=LEAGUE_TASK, ignore_result=True)
 def play_league_round(league_id: int) -> int:
     """Beat's tick of a league: schedule its next round (its matches go to the workers) if it
     is due; returns how many matches. Two beats by mistake send each tick twice: the second
@@ -29,7 +29,7 @@ def play_league_round(league_id: int) -> int:
 log = logging.getLogger(__name__)
 
 
-@app.task(name="competitions.start_tournament", ignore_result=True)
+@shared_task(name="competitions.start_tournament", ignore_result=True)
 def start_tournament_task(tournament_id: int) -> int:
     """Start a draft tournament (its first round); 0 when it was started already (a request
     sent twice starts it once)."""
@@ -45,7 +45,7 @@ def start_tournament_task(tournament_id: int) -> int:
         return 0
 
 
-@app.task(name="competitions.play_league_round_now", ignore_result=True)
+@shared_task(name="competitions.play_league_round_now", ignore_result=True)
 def play_league_round_now(league_id: int, number: int) -> int:
     """Round ``number`` of a league, if it is still the next one (paused leagues too: an
     organiser asked for it)."""

@@ -16,9 +16,9 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from foundation import stamps
+from foundation.limits import error_response
 from matches.selectors import match_rows
-from meeple import stamps
-from meeple.limits import error_response
 
 from competitions.forms import LeagueForm, TournamentForm
 from competitions.models import League, Tournament, TournamentStatus

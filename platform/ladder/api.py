@@ -12,9 +12,9 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
+from foundation.fields import StrictIntegerField
+from foundation.throttles import ChallengeThrottle
 from matches.models import MatchKind
-from meeple.fields import StrictIntegerField
-from meeple.throttles import ChallengeThrottle
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request

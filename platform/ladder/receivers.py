@@ -10,8 +10,8 @@ from typing import Any
 from bots.signals import version_checked
 from django.db import transaction
 from django.dispatch import receiver
+from foundation import stamps
 from matches.signals import match_failed, match_finished
-from meeple import stamps
 from ratings.selectors import board_stamp_key
 
 from ladder import error_streaks, services

@@ -97,7 +97,7 @@ class HeadToHead:
 
 
 def history_stamp_key(bot_id: int) -> str:
-    """The ``meeple.stamps`` number of a bot's match history (rating chart, recent form, head
+    """The ``foundation.stamps`` number of a bot's match history (rating chart, recent form, head
     to head): bumped after each recorded match of the bot commits (``receivers``); its page
     caches those drawn parts under it."""
     return f"bot-history:{bot_id}"

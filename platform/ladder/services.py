@@ -71,23 +71,9 @@ def sandbox_refusal() -> str:
     (an ``error`` match) tells."""
     if settings.ARENA_ALLOW_UNSAFE_SANDBOX:
         return ""
-    import warnings
+    from arena.bot_code import boundary_refusal
 
-    from sandbox import SandboxError, get_sandbox
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            backend = get_sandbox(settings.ARENA_SANDBOX)
-    except SandboxError as exc:
-        return str(exc)
-    if backend.is_security_boundary:
-        return ""
-    return (
-        f"the {backend.name or 'process'} sandbox here is not a security boundary, so uploads "
-        "of users other than the operator wait for Docker (or for the operator to set "
-        "ARENA_ALLOW_UNSAFE_SANDBOX=true)"
-    )
+    return boundary_refusal(settings.ARENA_SANDBOX)
 
 
 # ----------------------------------------------------------------------------- qualification

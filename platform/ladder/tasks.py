@@ -5,18 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.celery import app
+from celery import shared_task
 
 from ladder import services
 
 
-@app.task(name="ladder.tick", ignore_result=True)
+@shared_task(name="ladder.tick", ignore_result=True)
 def tick() -> list[dict[str, Any]]:
     """One matchmaker tick of every game's ladder (Celery beat sends it every few seconds)."""
     return [vars(r) for r in services.run_ladders()]
 
 
-@app.task(name="ladder.qualify", ignore_result=True)
+@shared_task(name="ladder.qualify", ignore_result=True)
 def qualify(version_id: int) -> int | None:
     """Start the qualification match of one uploaded version."""
     from bots.models import BotVersion

@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
-from meeple.params import id_param
-from meeple.throttles import web_throttle
+from foundation.params import id_param
+from foundation.throttles import web_throttle
 
 from ladder.services import create_challenge
 

@@ -9,7 +9,7 @@ import django_filters
 from django.http import HttpResponse, HttpResponseBase, HttpResponseNotModified
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from meeple.fields import IdFilter, LookupFilter
+from foundation.fields import IdFilter, LookupFilter
 from rest_framework import generics, serializers
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request

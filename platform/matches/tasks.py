@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from celery import shared_task
 from celery.exceptions import Reject
 from django.conf import settings
-from meeple.celery import app
 
 import arena.tasks  # noqa: F401  registers "arena.run_match" (the contract's task) with the app
 from matches import playing, sweeper
 from matches.models import MatchKind
 
 
-@app.task(
+@shared_task(
     bind=True,
     name="matches.play_match",
     acks_late=True,
@@ -30,7 +30,7 @@ def play_match(self: Any, match_id: int, attempt: int) -> dict[str, Any] | None:
     return _play(self, match_id, attempt)
 
 
-@app.task(
+@shared_task(
     bind=True,
     name="matches.play_person_match",
     acks_late=True,
@@ -67,7 +67,7 @@ def task_for(kind: str) -> Any:
     return play_person_match if kind == MatchKind.HUMAN else play_match
 
 
-@app.task(
+@shared_task(
     name="matches.sweep",
     ignore_result=True,
     soft_time_limit=sweeper.SWEEP_TIME_LIMIT_S,

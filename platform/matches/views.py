@@ -11,9 +11,9 @@ from django import forms
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import render
-from meeple.fields import IdField, LookupField
-from meeple.limits import error_response
-from meeple.params import int_param
+from foundation.fields import IdField, LookupField
+from foundation.limits import error_response
+from foundation.params import int_param
 
 from matches import replay_steps, replays
 from matches.models import Match, MatchStatus

@@ -10,8 +10,6 @@ the URL wins.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from meeple.env import env_int
@@ -49,22 +47,3 @@ def bounded_options(options: dict[str, Any] | None = None) -> dict[str, Any]:
     for name, var, default in SOCKET_BOUNDS:
         merged.setdefault(name, env_int(var, default))
     return merged
-
-
-@contextmanager
-def without_statement_timeout() -> Iterator[None]:
-    """No statement limit on this connection for the block (PostgreSQL; elsewhere nothing):
-    for a command whose statements may rightly run long on a large history
-    (``recalculate_ratings``). Locks and idle transactions stay bounded."""
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        yield
-        return
-    with connection.cursor() as cur:
-        cur.execute("SET statement_timeout = 0")
-    try:
-        yield
-    finally:
-        with connection.cursor() as cur:
-            cur.execute("RESET statement_timeout")  # back to the connection's own bound

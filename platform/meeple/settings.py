@@ -14,8 +14,8 @@ from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONE, SELF
+from foundation.converters import IdConverter
 
-from meeple.converters import IdConverter
 from meeple.database import bounded_options
 from meeple.env import (
     REPO_ROOT,
@@ -52,7 +52,8 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "drf_spectacular_sidecar",  # Swagger UI's files, served by the site itself (works offline)
     "axes",
-    # Meeple Arena's apps, one per domain (platform/<app>/).
+    # Meeple Arena's apps, one per domain (platform/<app>/), on what they all stand on.
+    "foundation",
     "site_pages",
     "catalog",
     "bots",
@@ -67,9 +68,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads a body: refuse one whose Content-Length is over the cap.
-    "meeple.limits.RequestBodyLimitMiddleware",
+    "foundation.limits.RequestBodyLimitMiddleware",
     # No NUL byte in any query parameter reaches a view (PostgreSQL refuses them in text).
-    "meeple.params.NulParameterMiddleware",
+    "foundation.params.NulParameterMiddleware",
     # Pages and API answers compressed when the client accepts it (responses that already
     # carry a Content-Encoding, such as stored replays, pass untouched).
     "django.middleware.gzip.GZipMiddleware",
@@ -156,7 +157,7 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
-# --- Request sizes: checked before a body is read (meeple/limits.py) ---------------------------
+# --- Request sizes: checked before a body is read (foundation/limits.py) -----------------------
 ARENA_UPLOAD_MAX_BYTES = env_int("ARENA_UPLOAD_MAX_BYTES", 2 * 1024 * 1024)
 # Any request body (an upload with its form fields included); gunicorn has no body cap.
 ARENA_MAX_REQUEST_BYTES = env_int("ARENA_MAX_REQUEST_BYTES", ARENA_UPLOAD_MAX_BYTES + 256 * 1024)
@@ -168,7 +169,7 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 2
 # An accepted upload stays in memory; the capped handler stops larger ones while they stream.
 FILE_UPLOAD_MAX_MEMORY_SIZE = ARENA_UPLOAD_MAX_BYTES
 FILE_UPLOAD_HANDLERS = [
-    "meeple.limits.CappedUploadHandler",
+    "foundation.limits.CappedUploadHandler",
     "django.core.files.uploadhandler.MemoryFileUploadHandler",
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
@@ -181,7 +182,7 @@ if _proxy_header:
     SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https")
 # How many proxies of yours sit in front: the client's address is then the entry the outermost
 # of them wrote into X-Forwarded-For; 0 (the default): the socket's peer, and X-Forwarded-For is
-# never read. One answer for throttles, log-in lockouts and logs: meeple/client_address.py.
+# never read. One answer for throttles, log-in lockouts and logs: foundation/client_address.py.
 NUM_PROXIES = env_int("NUM_PROXIES", 0)
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
@@ -244,7 +245,7 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "meeple.client_address.client_ip"
+AXES_CLIENT_IP_CALLABLE = "foundation.client_address.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_VERBOSE = False
 # Failures are what lockouts need; a row per successful log-in is not.
@@ -359,21 +360,21 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # JSON bodies are measured (size, nesting depth) before they are decoded: a 400, never a
-    # RecursionError (meeple/parsers.py). Forms and uploads as DRF reads them.
+    # RecursionError (foundation/parsers.py). Forms and uploads as DRF reads them.
     "DEFAULT_PARSER_CLASSES": [
-        "meeple.parsers.BoundedJSONParser",
+        "foundation.parsers.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "meeple.pagination.StrictPageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "foundation.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "meeple.errors.api_exception_handler",
-    # Counted in the shared cache above; scoped rates are used by meeple.throttles, also by
+    "EXCEPTION_HANDLER": "foundation.errors.api_exception_handler",
+    # Counted in the shared cache above; scoped rates are used by foundation.throttles, also by
     # the site's forms (sign-up, log-in, upload).
     "DEFAULT_THROTTLE_CLASSES": [
-        "meeple.throttles.AnonThrottle",
-        "meeple.throttles.UserThrottle",
+        "foundation.throttles.AnonThrottle",
+        "foundation.throttles.UserThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "120/min"),
@@ -383,7 +384,7 @@ REST_FRAMEWORK = {
         "login": os.environ.get("THROTTLE_LOGIN", "30/min"),
         "challenge": os.environ.get("THROTTLE_CHALLENGE", "60/hour"),
     },
-    # Not read by the site's throttles (meeple.client_address is), but DRF's None would trust
+    # Not read by the site's throttles (foundation.client_address is), but DRF's None would trust
     # every X-Forwarded-For: keep DRF's own idea the same for any class that still asks it.
     "NUM_PROXIES": NUM_PROXIES,
 }
@@ -394,11 +395,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # ids in paths (meeple/converters.py): integers of at most 18 digits
+    # ids in paths (foundation/converters.py): integers of at most 18 digits
     "PATH_CONVERTER_OVERRIDES": {"id": IdConverter.schema},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "meeple.schema.add_error_responses",
+        "foundation.schema.add_error_responses",
     ],
 }
 
@@ -406,7 +407,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # Records about a request name its client as the throttles count it (never a forged header).
-    "filters": {"client": {"()": "meeple.client_address.ClientAddressFilter"}},
+    "filters": {"client": {"()": "foundation.client_address.ClientAddressFilter"}},
     "formatters": {"site": {"format": "%(levelname)s %(name)s [%(client)s] %(message)s"}},
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["client"], "formatter": "site"}

@@ -5,8 +5,7 @@ from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
-
-from meeple.converters import IdConverter
+from foundation.converters import IdConverter
 
 # Before the apps' URL modules are read (include() imports them): they use <id:...>.
 register_converter(IdConverter, "id")
@@ -36,6 +35,6 @@ urlpatterns = [
 ]
 
 # Requests we cannot read (bodies too large, bad multipart): a page with the reason.
-handler400 = "meeple.errors.bad_request"
+handler400 = "foundation.errors.bad_request"
 # Under /api/, a JSON 404 even where no route matches (clients read one format).
-handler404 = "meeple.errors.not_found"
+handler404 = "foundation.errors.not_found"

@@ -16,9 +16,9 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from meeple.fields import MAX_INT
-from meeple.params import id_param, int_param
-from meeple.parsers import load_json_body
+from foundation.fields import MAX_INT
+from foundation.params import id_param, int_param
+from foundation.parsers import load_json_body
 
 from games.registry import get_game
 from play import selectors, services

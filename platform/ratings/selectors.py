@@ -34,7 +34,7 @@ def rating_history(bot: Bot, limit: int = 200) -> list[RatingChange]:
 
 
 def board_stamp_key(game_id: int) -> str:
-    """The ``meeple.stamps`` number of a game's leaderboard: bumped after each recorded match
+    """The ``foundation.stamps`` number of a game's leaderboard: bumped after each recorded match
     of the game commits (its ratings, and who is held in placement or suspended, change then:
     ``ladder.receivers``) and by ``recalculate_ratings``; the game's page caches its drawn
     ranking under it."""

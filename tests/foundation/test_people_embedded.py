@@ -1,5 +1,5 @@
 """People's matches in the embedded default (no service: SQLite, the filesystem broker): the
-workers ``manage.py demo --serve`` and ``serve`` start (meeple/workers.py) play a bot match
+workers ``manage.py demo --serve`` and ``serve`` start (foundation/workers.py) play a bot match
 while a person's game waits for its person, each on its own worker."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from catalog.services import sync_games
 from django.contrib.auth import get_user_model
 from matches.models import Match
 from matches.services import create_match, dispatch_match
-from meeple.workers import background_workers
+from foundation.workers import background_workers
 from play import channel
 from play.services import start_match
 

@@ -178,7 +178,7 @@ def test_tournament_page_standings_follow_each_recorded_match(
 def test_league_page_table_follows_each_recorded_match(
     games, django_capture_on_commit_callbacks, client
 ) -> None:
-    """The league's table is drawn once per version (``meeple.stamps``, bumped after each
+    """The league's table is drawn once per version (``foundation.stamps``, bumped after each
     recorded match commits): the page shows every match as soon as it is recorded, for the
     season and all time."""
     import re

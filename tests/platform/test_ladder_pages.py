@@ -193,7 +193,7 @@ def test_schema_lists_the_ladder_endpoints() -> None:
 
 def test_bot_page_history_follows_each_recorded_match(played: Bot, rounds) -> None:
     """The chart, form and head to head are drawn once per version of the bot's history
-    (``meeple.stamps``, bumped after each recorded match of the bot commits)."""
+    (``foundation.stamps``, bumped after each recorded match of the bot commits)."""
     import re
 
     from ladder.selectors import recent_form
@@ -216,7 +216,7 @@ def test_bot_page_history_follows_each_recorded_match(played: Bot, rounds) -> No
 
 
 def test_leaderboard_follows_each_recorded_match(played: Bot, rounds) -> None:
-    """The ranking is drawn once per version of the game's board (``meeple.stamps``, bumped
+    """The ranking is drawn once per version of the game's board (``foundation.stamps``, bumped
     after each recorded match of the game commits): the page shows new ratings at once."""
     import re
 

@@ -382,7 +382,7 @@ def test_a_persons_match_goes_to_the_people_queue_under_the_people_limit(setting
 
 
 def test_the_embedded_default_runs_a_worker_for_people(settings: Any) -> None:
-    from meeple.workers import worker_commands
+    from foundation.workers import worker_commands
 
     settings.ARENA_HUMAN_OPEN_LIMIT = 3
     bots, people = worker_commands(concurrency=2, beat=True)

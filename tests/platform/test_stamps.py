@@ -1,10 +1,10 @@
-"""meeple.stamps: cache-kept version numbers only move forward, also when evicted."""
+"""foundation.stamps: cache-kept version numbers only move forward, also when evicted."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
-from meeple import stamps
+from foundation import stamps
 
 pytestmark = pytest.mark.django_db
 

@@ -44,7 +44,7 @@ def test_every_wait_of_a_connection_is_bounded(db: Any) -> None:
         "lock_timeout": "10s",
         "idle_in_transaction_session_timeout": "1min",
     }
-    from meeple.database import without_statement_timeout
+    from foundation.database import without_statement_timeout
 
     with without_statement_timeout(), connection.cursor() as cur:  # recalculate_ratings' way
         cur.execute("SHOW statement_timeout")

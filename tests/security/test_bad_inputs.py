@@ -58,7 +58,7 @@ CASES = [
     Case("page-matches-nul", "anonymous", "get", "/matches/?game=%00", 400, "Null char", web=True),
     Case("page-matches-sup2", "anonymous", "get", "/matches/?bot=%C2%B2", 400, "0-9", web=True),
     Case("page-matches-status", "anonymous", "get", "/matches/?status=x", 400, "choice", web=True),
-    # No NUL byte in any query parameter reaches a view (meeple/params.py): searches included.
+    # No NUL byte in any query parameter reaches a view (foundation/params.py): searches included.
     Case(
         "page-tournament-new-nul",
         "organiser",
@@ -76,7 +76,7 @@ CASES = [
     Case("api-page-zero", "anonymous", "get", "/api/bots/?page=0", 404, "Invalid page"),
     Case("api-search-nul", "anonymous", "get", "/api/bots/?search=%00", 400, "Null char"),
     # Digits that str.isdigit() accepts and int() refuses, and numbers past a column: the
-    # parameter counts as not given (meeple/params.py), never a 500.
+    # parameter counts as not given (foundation/params.py), never a 500.
     Case(
         "page-game-bot-sup2", "anonymous", "get", "/games/trnd/?bot=%C2%B2", 200, "TRND", web=True
     ),
@@ -91,7 +91,7 @@ CASES = [
     ),
     Case("play-new-bot-sup2", "owner", "get", "/play/new/?bot=%C2%B2", 200, "", web=True),
     Case("play-new-bot-huge", "owner", "get", f"/play/new/?bot={10**20}", 200, "", web=True),
-    # ids of more than 18 digits match no URL (meeple/converters.py): never the database
+    # ids of more than 18 digits match no URL (foundation/converters.py): never the database
     Case(
         "match-id-huge", "anonymous", "get", "/api/matches/99999999999999999999/", 404, "Not found"
     ),

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from django.test import RequestFactory
-from meeple.client_address import ClientAddressFilter, client_address, client_ip
+from foundation.client_address import ClientAddressFilter, client_address, client_ip
 
 from tests.conftest import REPO
 from tests.security.servers import gunicorn, http, prepare_site, production_env

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
-from meeple.parsers import BoundedJSONParser, load_json_body
+from foundation.parsers import BoundedJSONParser, load_json_body
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
@@ -99,7 +99,7 @@ def test_other_unreadable_bodies_are_a_clear_400(world: World, settings: Any) ->
     cases = {
         b'{"username": NaN}': "The request body is not JSON",
         b"\xff\xfe{}": "The request body is not text in utf-8.",
-        # refused by the body cap before the parser (meeple.limits), which has its own
+        # refused by the body cap before the parser (foundation.limits), which has its own
         b'{"username": "' + b"a" * 300_000 + b'"}': "limited to 256 KiB",
     }
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024

@@ -26,7 +26,7 @@ os.environ["DJANGO_SETTINGS_MODULE"] = "meeple.settings"
 import django
 django.setup()
 from django.test import RequestFactory
-from meeple import throttles
+from foundation import throttles
 
 args = json.loads(sys.argv[1])
 request = RequestFactory().post("/", REMOTE_ADDR=args["ip"])

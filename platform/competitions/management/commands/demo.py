@@ -15,7 +15,7 @@ from catalog.services import sync_games
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Max
-from meeple.workers import background_workers
+from foundation.workers import background_workers
 
 from competitions.models import Tournament
 from competitions.progress import console, follow_tournament, print_standings

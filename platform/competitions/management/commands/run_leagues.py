@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand
-from meeple.workers import background_workers
+from foundation.workers import background_workers
 
 from competitions.models import League
 from competitions.progress import play_matches

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
-from meeple.workers import background_workers
+from foundation.workers import background_workers
 
 from competitions.models import Tournament, TournamentStatus
 from competitions.progress import follow_tournament, print_standings

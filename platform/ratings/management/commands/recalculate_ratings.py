@@ -6,8 +6,8 @@ from typing import Any
 
 from catalog.models import Game
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from meeple import stamps
-from meeple.database import without_statement_timeout
+from foundation import stamps
+from foundation.database import without_statement_timeout
 
 from ratings.selectors import board_stamp_key
 from ratings.services import recalculate

@@ -2,7 +2,7 @@
 
 Django's ``runserver`` serves pages only. Under the embedded default (no broker service) the
 tasks wait in a folder for a worker, so this also starts the worker and the beat schedule
-(``meeple.workers.background_workers``) and stops them with the server. With a broker
+(``foundation.workers.background_workers``) and stops them with the server. With a broker
 configured it is ``runserver`` alone: the operator runs the workers and beat.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
-from meeple.workers import background_workers
+from foundation.workers import background_workers
 
 
 class Command(BaseCommand):

@@ -16,7 +16,7 @@ from django.views.defaults import page_not_found
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from meeple.limits import UploadTooLarge, error_response, upload_cap_message, wants_json
+from foundation.limits import UploadTooLarge, error_response, upload_cap_message, wants_json
 
 _TOO_BIG = "The request body is too large."
 

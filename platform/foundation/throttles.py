@@ -2,10 +2,10 @@
 
 Counts live in Django's default cache: Redis when ``CACHE_URL``/``REDIS_URL`` is set, else the
 database cache, so that they hold across worker processes and hosts (never a per-process
-memory cache), each hit one atomic step (:mod:`meeple.rate_counter`). The API uses these classes
+memory cache), each hit one atomic step (:mod:`foundation.rate_counter`). The API uses these classes
 (``DEFAULT_THROTTLE_CLASSES``); the forms call :func:`web_throttle` with the very same classes,
 so a bot upload through the page and one through the API draw on one counter. Per-address
-limits count :func:`meeple.client_address.client_address`, never a header a client can forge.
+limits count :func:`foundation.client_address.client_address`, never a header a client can forge.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from rest_framework.permissions import SAFE_METHODS
 from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
-from meeple import rate_counter
-from meeple.client_address import client_address
-from meeple.limits import error_response
+from foundation import rate_counter
+from foundation.client_address import client_address
+from foundation.limits import error_response
 
 
 class _Counted(SimpleRateThrottle):

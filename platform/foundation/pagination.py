@@ -1,4 +1,4 @@
-"""The API's page numbers, read as strictly as every other parameter (meeple/params.py)."""
+"""The API's page numbers, read as strictly as every other parameter (foundation/params.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 
-from meeple.params import int_param
+from foundation.params import int_param
 
 
 class StrictPageNumberPagination(PageNumberPagination):

@@ -13,7 +13,11 @@ from django.core.files.uploadhandler import FileUploadHandler
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from sandbox.bundle import human
+
+def human(n: int) -> str:
+    """A size as people read it: ``2.0 MiB``, ``64 KiB``."""
+    return f"{n / 1024 / 1024:.1f} MiB" if n >= 1024 * 1024 else f"{n / 1024:.0f} KiB"
+
 
 #: Room for the multipart boundaries and the form's other fields around one uploaded file.
 MULTIPART_SLACK = 64 * 1024

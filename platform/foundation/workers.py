@@ -23,7 +23,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from meeple.env import REPO_ROOT
+#: The repository (the settings' BASE_DIR): workers start there, with platform/ on their path.
+REPO_ROOT = Path(settings.BASE_DIR)
 
 
 def embedded_workers_needed() -> bool:

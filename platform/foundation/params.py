@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
-from meeple.fields import MAX_INT, parse_ascii_int
-from meeple.limits import error_response
+from foundation.fields import MAX_INT, parse_ascii_int
+from foundation.limits import error_response
 
 
 def int_param(raw: str | None, *, minimum: int = 0, maximum: int = MAX_INT) -> int | None:
