@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -142,7 +143,31 @@ def median(values: list[float]) -> float:
     return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
 
 
-def main(argv: list[str] | None = None) -> int:
+@dataclass
+class Figures:
+    """Per-decision medians over the measured matches, in µs: wall and this process's CPU."""
+
+    floor: float
+    floor_cpu: float
+    engine: float
+    engine_cpu: float
+    referee: float
+    referee_cpu: float
+    decisions: list[int]
+
+    @property
+    def own(self) -> float:
+        return max(0.0, self.referee - self.engine - self.floor)
+
+    @property
+    def own_cpu(self) -> float:
+        return max(0.0, self.referee_cpu - self.engine_cpu - self.floor_cpu)
+
+
+# -- arguments -----------------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="trnd")
     parser.add_argument("--matches", type=int, default=5, help="matches measured (median)")
@@ -157,72 +182,90 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="run the referee's bots under bubblewrap (default: plain processes, like the floor)",
     )
-    args = parser.parse_args(argv)
-    if args.root:
-        _use_root(args.root)
-    game = registry.get_game(args.game)
-    players = max(game.min_players, 2)
-    sandbox = ProcessSandbox(use_bwrap=args.bwrap)
+    return parser.parse_args(argv)
+
+
+# -- the runs ------------------------------------------------------------------------------
+
+
+def measure(game: str, players: int, matches: int, seed: int, sandbox: ProcessSandbox) -> Figures:
+    """Floor, engine and referee for ``matches`` seeds, each run on the same match."""
+    runs: dict[str, list[float]] = {k: [] for k in ("fw", "fc", "ew", "ec", "rw", "rc")}
+    decisions: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         bot = Path(tmp) / "echo_bot.py"
         bot.write_text(BOT)
         os.chmod(tmp, 0o755)
         os.chmod(bot, 0o644)
-        floor, floor_cpu, engine, referee, referee_cpu, decisions = [], [], [], [], [], []
-        engine_cpu: list[float] = []
-        for k in range(args.matches):
-            seed = args.seed + k
-            lines = act_lines(args.game, players, seed)
+        for k in range(matches):
+            match_seed = seed + k
+            lines = act_lines(game, players, match_seed)
             fw, fc = pipe_floor_us(bot, lines)
-            floor.append(fw)
-            floor_cpu.append(fc)
-            e, ec = engine_us(args.game, players, seed)
-            engine.append(e)
-            engine_cpu.append(ec)
-            r, rc, n = referee_us(bot, args.game, players, seed, sandbox)
-            referee.append(r)
-            referee_cpu.append(rc)
+            ew, ec = engine_us(game, players, match_seed)
+            rw, rc, n = referee_us(bot, game, players, match_seed, sandbox)
+            for key, value in zip(runs, (fw, fc, ew, ec, rw, rc), strict=True):
+                runs[key].append(value)
             decisions.append(n)
-    f, e, r = median(floor), median(engine), median(referee)
-    fc, ec, rc = median(floor_cpu), median(engine_cpu), median(referee_cpu)
-    own = max(0.0, r - e - f)
-    own_cpu = max(0.0, rc - ec - fc)
-    table = Table(
-        title=f"referee overhead per decision: {args.game}, {players} seats, "
-        f"{args.matches} matches (median), {sandbox.describe()}"
-    )
+    m = {key: median(values) for key, values in runs.items()}
+    return Figures(m["fw"], m["fc"], m["ew"], m["ec"], m["rw"], m["rc"], decisions)
+
+
+# -- the table -----------------------------------------------------------------------------
+
+
+def print_table(title: str, x: Figures) -> None:
+    f, e, r, own = x.floor, x.engine, x.referee, x.own
+    table = Table(title=title)
     for col in ("what", "wall µs", "× floor", "CPU µs (this process)"):
         table.add_column(col, justify="left" if col == "what" else "right")
-    table.add_row("floor: raw pipe round trip, same bot program", f"{f:.1f}", "1.00", f"{fc:.1f}")
+    table.add_row(
+        "floor: raw pipe round trip, same bot program", f"{f:.1f}", "1.00", f"{x.floor_cpu:.1f}"
+    )
     table.add_row(
         "engine alone (legal, observation, apply)", f"{e:.1f}", f"{e / f:.2f}", f"{e:.1f}"
     )
-    table.add_row("referee, whole decision", f"{r:.1f}", f"{r / f:.2f}", f"{rc:.1f}")
+    table.add_row("referee, whole decision", f"{r:.1f}", f"{r / f:.2f}", f"{x.referee_cpu:.1f}")
     table.add_row(
         "referee's own cost (referee - engine - floor)",
         f"{own:.1f}",
         f"{own / f:.2f}",
-        f"{own_cpu:.1f}",
+        f"{x.own_cpu:.1f}",
     )
     Console().print(table)
-    print(
-        json.dumps(
-            {
-                "game": args.game,
-                "players": players,
-                "decisions": decisions,
-                "floor_us": round(f, 2),
-                "engine_us": round(e, 2),
-                "referee_us": round(r, 2),
-                "own_us": round(own, 2),
-                "floor_cpu_us": round(fc, 2),
-                "referee_cpu_us": round(rc, 2),
-                "own_cpu_us": round(own_cpu, 2),
-                "ratio_referee_to_floor": round(r / f, 3),
-                "ratio_own_to_floor": round(own / f, 3),
-            }
-        )
+
+
+def summary(game: str, players: int, x: Figures) -> dict[str, object]:
+    """The figures as one JSON line (what the docs' tables are copied from)."""
+    return {
+        "game": game,
+        "players": players,
+        "decisions": x.decisions,
+        "floor_us": round(x.floor, 2),
+        "engine_us": round(x.engine, 2),
+        "referee_us": round(x.referee, 2),
+        "own_us": round(x.own, 2),
+        "floor_cpu_us": round(x.floor_cpu, 2),
+        "referee_cpu_us": round(x.referee_cpu, 2),
+        "own_cpu_us": round(x.own_cpu, 2),
+        "ratio_referee_to_floor": round(x.referee / x.floor, 3),
+        "ratio_own_to_floor": round(x.own / x.floor, 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.root:
+        _use_root(args.root)
+    game = registry.get_game(args.game)
+    players = max(game.min_players, 2)
+    sandbox = ProcessSandbox(use_bwrap=args.bwrap)
+    figures = measure(args.game, players, args.matches, args.seed, sandbox)
+    print_table(
+        f"referee overhead per decision: {args.game}, {players} seats, "
+        f"{args.matches} matches (median), {sandbox.describe()}",
+        figures,
     )
+    print(json.dumps(summary(args.game, players, figures)))
     return 0
 
 
