@@ -21,11 +21,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from arena.bot_code import BundleError, check_code
 from bots.code_store import fetch_version_code
 from bots.models import BotVersion, VersionStatus
 from bots.services import set_version_status
 from bots.signals import version_checked
-from arena.bot_code import BundleError, check_code
 
 log = logging.getLogger(__name__)
 

@@ -7,9 +7,9 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
+from arena.bot_code import human
 from bots.models import DESCRIPTION_MAX
 from bots.validation import validate_bundle
-from arena.bot_code import human
 
 CODE_HELP = "main.py, or a .zip holding main.py at its top level or inside one folder."
 

@@ -5,9 +5,7 @@ from bots import views
 app_name = "bots"
 urlpatterns = [
     path("", views.bot_list, name="list"),
-    path("mine/", views.my_bots, name="mine"),
     path("new/", views.bot_create, name="create"),
-    path("<id:pk>/", views.bot_detail, name="detail"),
     path("<id:pk>/upload/", views.bot_upload, name="upload"),
     path("<id:pk>/pin/", views.bot_pin, name="pin"),
 ]

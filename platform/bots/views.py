@@ -1,10 +1,9 @@
-"""Bot pages: the bot list, "My bots", a bot with its versions, ladder state, rating over time,
-form and head-to-head; creating a bot, uploading a version, pinning one (challenges are sent
-by ``ladder.views``)."""
+"""Bot pages of the bots' own domain: the bot list, creating a bot, uploading a
+version, pinning one. A bot's own page and "My bots" compose several domains and
+live in ``site_pages.bot_page``; challenges are sent by ``ladder.views``."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import cast
 
 from catalog.selectors import active_games
@@ -17,17 +16,11 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
-from foundation import stamps
 from foundation.throttles import web_throttle
-from ladder import selectors as ladder_selectors
-from matches.selectors import match_rows
-from ratings.models import Rating
 
-from bots.charts import rating_chart_svg
 from bots.forms import BotCreateForm, VersionUploadForm
-from bots.models import Bot, BotVersion
+from bots.models import Bot
 from bots.selectors import bots_search
 from bots.services import create_bot, pin_version, upload_version
 
@@ -46,79 +39,6 @@ def bot_list(request: HttpRequest) -> HttpResponse:
         request,
         "bots/list.html",
         {"page": page, "q": query, "game": game, "games": active_games()},
-    )
-
-
-@login_required
-def my_bots(request: HttpRequest) -> HttpResponse:
-    bots = list(bots_search(owner=request.user.get_username()))
-    versions = list(
-        BotVersion.objects.filter(bot__in=bots).select_related("bot").order_by("bot", "-number")
-    )
-    qualification = ladder_selectors.qualification_matches(versions)
-    by_bot: dict[int, list[BotVersion]] = {}
-    for v in versions:
-        v.qualification_match_id = qualification.get(v.pk)  # type: ignore[attr-defined]
-        by_bot.setdefault(v.bot_id, []).append(v)
-    entries = ladder_selectors.ladder_entries(bots)
-    rows = [
-        {
-            "bot": b,
-            "versions": by_bot.get(b.pk, []),
-            "entry": entries.get(b.pk),
-            "matches": match_rows(bot=b.pk)[:5],
-        }
-        for b in bots
-    ]
-    return render(request, "bots/mine.html", {"rows": rows})
-
-
-def _chart(bot: Bot) -> str:
-    history = ladder_selectors.rating_history(bot)
-    return mark_safe(rating_chart_svg([p.elo for p in history]))
-
-
-def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    bot = get_object_or_404(Bot.objects.select_related("owner", "game", "pinned_version"), pk=pk)
-    is_owner = request.user == bot.owner
-    versions = list(bot.versions.order_by("-number"))
-    qualification = ladder_selectors.qualification_matches(versions)
-    for v in versions:
-        v.qualification_match_id = qualification.get(v.pk)  # type: ignore[attr-defined]
-    own_bots = (
-        list(
-            Bot.objects.filter(owner=request.user, game=bot.game)
-            .exclude(pk=bot.pk)
-            .order_by("name")
-        )
-        if request.user.is_authenticated
-        else []
-    )
-    return render(
-        request,
-        "bots/detail.html",
-        {
-            "bot": bot,
-            "versions": versions,
-            "playing": bot.playing_version(),
-            "rating": Rating.objects.filter(bot=bot, game=bot.game).first(),
-            "entry": ladder_selectors.ladder_entry(bot),
-            # Read only when the history parts are drawn (a cache miss): the template calls
-            # them; they change only when a match of the bot is recorded.
-            "history_stamp": stamps.current(ladder_selectors.history_stamp_key(bot.pk)),
-            "chart": partial(_chart, bot),
-            "form_rows": partial(ladder_selectors.recent_form, bot),
-            "head_to_head": partial(ladder_selectors.head_to_head, bot),
-            "matches": match_rows(bot=bot.pk)[:15],
-            "is_owner": is_owner,
-            "own_bots": own_bots,
-            "other_opponents": ladder_selectors.challenge_candidates(bot),
-            "challenges_left": ladder_selectors.challenges_left(request.user)
-            if request.user.is_authenticated
-            else 0,
-            "placement_matches": settings.ARENA_LADDER_PLACEMENT,
-            "suspend_after": settings.ARENA_LADDER_SUSPEND_AFTER,
-        },
     )
 
 

@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class FoundationConfig(AppConfig):
     name = "foundation"
     verbose_name = "Foundation (what every app stands on)"
+
+    def ready(self) -> None:
+        from django.urls import register_converter
+
+        from foundation.converters import IdConverter
+
+        # Every URL map of the site uses <id:...>: registered before any of them is read.
+        register_converter(IdConverter, "id")

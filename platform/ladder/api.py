@@ -1,5 +1,6 @@
-"""REST API of the ladder: a game's ladder, a bot's ladder state, rating history and
-head-to-head, pinning a version, and challenges."""
+"""REST API of the ladder: a game's ladder, a bot's ladder state and
+head-to-head, pinning a version, and challenges (a bot's rating history is the ratings'
+API)."""
 
 from __future__ import annotations
 
@@ -105,25 +106,6 @@ class BotLadderApi(APIView):
         ratings = selectors.ratings_of(bot.game, [bot.pk])
         cls = OwnLadderEntrySerializer if bot.owner_id == request.user.pk else LadderEntrySerializer
         return Response(cls(entry, context={"ratings": ratings}).data)
-
-
-class RatingPointSerializer(serializers.Serializer):
-    match_id = serializers.IntegerField()
-    elo = serializers.FloatField()
-    ordinal = serializers.FloatField(allow_null=True)
-    at = serializers.DateTimeField(allow_null=True)
-
-
-class RatingHistoryApi(APIView):
-    """The bot's rating after each of its last rated matches (at most 200), oldest first."""
-
-    permission_classes = [permissions.AllowAny]
-
-    @extend_schema(responses=RatingPointSerializer(many=True))
-    def get(self, request: Request, pk: int) -> Response:
-        bot = generics.get_object_or_404(Bot, pk=pk)
-        points = selectors.rating_history(bot, limit=200)
-        return Response(RatingPointSerializer([vars(p) for p in points], many=True).data)
 
 
 class HeadToHeadSerializer(serializers.Serializer):

@@ -168,29 +168,6 @@ def challenges_left(user: Any) -> int:
     return max(0, settings.ARENA_CHALLENGES_PER_DAY - used)
 
 
-@dataclass(frozen=True)
-class RatingPoint:
-    match_id: int
-    elo: float
-    ordinal: float | None
-    at: Any
-
-
-def rating_history(bot: Bot, limit: int = 100) -> list[RatingPoint]:
-    """The bot's rating after each of its last ``limit`` rated matches, oldest first (from the
-    per-seat rating-change records; one query on their ``(bot, -id)`` index)."""
-    from ratings.models import RatingChange
-
-    rows = list(
-        RatingChange.objects.filter(bot=bot)
-        .order_by("-id")
-        .only("match_id", "elo_after", "mu_after", "sigma_after", "created_at")[:limit]
-    )
-    return [
-        RatingPoint(r.match_id, r.elo_after, r.ordinal_after, r.created_at) for r in reversed(rows)
-    ]
-
-
 def ladder_entries(bots: list[Bot]) -> dict[int, LadderEntry]:
     return {e.bot_id: e for e in LadderEntry.objects.filter(bot__in=bots)}
 

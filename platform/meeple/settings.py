@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     # Meeple Arena's apps, one per domain (platform/<app>/), on what they all stand on.
     "foundation",
     "site_pages",
+    "api",
     "catalog",
     "bots",
     "matches",

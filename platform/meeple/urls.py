@@ -1,14 +1,22 @@
-"""URL map of the site."""
+"""URL map of the site. The ``<id:...>`` converter is registered by ``foundation`` when the apps
+are ready (foundation/apps.py), before any URL map is read."""
 
+from types import ModuleType
+
+import bots.urls
+import catalog.urls
+import site_pages.urls
 from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
 from django.contrib import admin
-from django.urls import include, path, register_converter
+from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
-from foundation.converters import IdConverter
 
-# Before the apps' URL modules are read (include() imports them): they use <id:...>.
-register_converter(IdConverter, "id")
+
+def _with(urls: ModuleType, pages: list[URLPattern]) -> tuple[list[URLPattern | URLResolver], str]:
+    """A domain app's URL map with the composed pages (site_pages) that carry its names."""
+    return [*urls.urlpatterns, *pages], urls.app_name
+
 
 # Swagger UI sets inline styles as it draws (React): allowed on that page alone. Scripts stay
 # 'self' only: its start-up script is a file (the split view), its assets from the sidecar.
@@ -23,10 +31,10 @@ urlpatterns = [
     # The split view serves Swagger UI's start-up script as a file (no inline script, so the
     # Content-Security-Policy holds), and its assets come from drf-spectacular-sidecar.
     path("api/docs/", api_docs, name="api-docs"),
-    path("api/", include("site_pages.api_urls")),
+    path("api/", include("api.urls")),
     path("accounts/", include("accounts.urls")),
-    path("games/", include("catalog.urls")),
-    path("bots/", include("bots.urls")),
+    path("games/", include(_with(catalog.urls, site_pages.urls.game_pages))),
+    path("bots/", include(_with(bots.urls, site_pages.urls.bot_pages))),
     path("bots/", include("ladder.urls")),
     path("matches/", include("matches.urls")),
     path("tournaments/", include("competitions.urls")),

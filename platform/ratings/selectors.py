@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from bots.models import Bot
 from catalog.models import Game
 from django.db.models import QuerySet
@@ -26,11 +29,25 @@ def rating_of(bot: Bot) -> Rating | None:
     return Rating.objects.filter(bot=bot, game_id=bot.game_id).first()
 
 
-def rating_history(bot: Bot, limit: int = 200) -> list[RatingChange]:
-    """The bot's last ``limit`` rating changes, oldest first (one indexed range read)."""
-    rows = list(RatingChange.objects.filter(bot=bot).order_by("-id")[:limit])
-    rows.reverse()
-    return rows
+@dataclass(frozen=True)
+class RatingPoint:
+    match_id: int
+    elo: float
+    ordinal: float | None
+    at: Any
+
+
+def rating_history(bot: Bot, limit: int = 100) -> list[RatingPoint]:
+    """The bot's rating after each of its last ``limit`` rated matches, oldest first (from the
+    per-seat rating-change records; one query on their ``(bot, -id)`` index)."""
+    rows = list(
+        RatingChange.objects.filter(bot=bot)
+        .order_by("-id")
+        .only("match_id", "elo_after", "mu_after", "sigma_after", "created_at")[:limit]
+    )
+    return [
+        RatingPoint(r.match_id, r.elo_after, r.ordinal_after, r.created_at) for r in reversed(rows)
+    ]
 
 
 def board_stamp_key(game_id: int) -> str:

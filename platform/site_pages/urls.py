@@ -1,6 +1,6 @@
 from django.urls import path
 
-from site_pages import views
+from site_pages import bot_page, game_page, views
 
 app_name = "site_pages"
 urlpatterns = [
@@ -8,4 +8,12 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("docs/protocol/", views.protocol, name="protocol"),
     path("docs/api/", views.api_guide, name="api_guide"),
+]
+
+# Pages that compose domains, served under their domain's URLs and names ("catalog:detail",
+# "bots:detail"): meeple/urls.py adds them to those apps' URL maps.
+game_pages = [path("<slug:slug>/", game_page.game_detail, name="detail")]
+bot_pages = [
+    path("mine/", bot_page.my_bots, name="mine"),
+    path("<id:pk>/", bot_page.bot_detail, name="detail"),
 ]

@@ -18,3 +18,31 @@ def test_import_contracts_are_kept() -> None:
     )
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
     assert "0 broken" in out.stdout
+
+
+def _contracts() -> dict:  # type: ignore[type-arg]
+    import tomllib
+
+    return tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]
+
+
+def _platform_apps() -> set[str]:
+    """Every Django app of the site: a package under platform/ with an apps.py."""
+    return {p.parent.name for p in (REPO / "platform").glob("*/apps.py")}
+
+
+def test_every_app_is_in_the_contracts() -> None:
+    """A new app under platform/ must take its place in the layers (and so in every contract
+    that names the apps): an app outside them could import anything."""
+    config = _contracts()
+    apps = _platform_apps()
+    assert apps, "no app found under platform/"
+    assert apps <= set(config["root_packages"]), apps - set(config["root_packages"])
+    (layers,) = [c for c in config["contracts"] if c["name"].startswith("Django apps")]
+    layered = {name.strip() for layer in layers["layers"] for name in layer.split("|")}
+    assert layered == apps, f"not in the layers: {apps - layered}; gone: {layered - apps}"
+    assert not layers.get("ignore_imports"), "pages that compose domains live at the top"
+    for contract in config["contracts"]:
+        if contract["type"] == "forbidden" and "meeple" in contract["forbidden_modules"]:
+            if "django" not in contract["forbidden_modules"]:  # the apps' contract, not the core's
+                assert set(contract["source_modules"]) == apps, contract["name"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bots.services import ensure_builtin_bots
+from catalog.services import sync_games
 from django.core.management.base import BaseCommand
 
-from catalog.services import sync_games
+from bots.services import ensure_builtin_bots
 
 
 class Command(BaseCommand):

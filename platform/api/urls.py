@@ -7,6 +7,7 @@ from competitions import api as competitions_api
 from django.urls import path
 from ladder import api as ladder_api
 from matches import api as matches_api
+from ratings import api as ratings_api
 
 urlpatterns = [
     path("auth/token/", accounts_api.TokenLoginApi.as_view(), name="api-token"),
@@ -14,7 +15,7 @@ urlpatterns = [
     path("games/<slug:slug>/", catalog_api.GameDetailApi.as_view(), name="api-game"),
     path(
         "games/<slug:slug>/leaderboard/",
-        catalog_api.LeaderboardApi.as_view(),
+        ratings_api.LeaderboardApi.as_view(),
         name="api-leaderboard",
     ),
     path("bots/", bots_api.BotListApi.as_view(), name="api-bots"),
@@ -25,7 +26,7 @@ urlpatterns = [
     path("bots/<id:pk>/pin/", ladder_api.PinApi.as_view(), name="api-bot-pin"),
     path(
         "bots/<id:pk>/rating-history/",
-        ladder_api.RatingHistoryApi.as_view(),
+        ratings_api.RatingHistoryApi.as_view(),
         name="api-bot-rating-history",
     ),
     path(
