@@ -19,7 +19,14 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
+
+from rich.console import Console
+from rich.table import Table
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform")]
@@ -36,17 +43,32 @@ def setup_django(tmp: str) -> None:
     django.setup()
 
 
-def build(n_bots: int, n_matches: int, seed: int) -> object:
-    from bots.models import Bot, BotVersion
-    from bots.services import system_user
+# -- the ladder ------------------------------------------------------------------------------
+
+
+def build(n_bots: int, n_matches: int, seed: int) -> Any:
+    """The trnd ladder: ``n_bots`` ranked bots and ``n_matches`` finished ladder matches."""
     from catalog.services import sync_games
-    from django.utils import timezone
-    from ladder.models import LadderEntry, LadderMatch
-    from matches.models import Match, MatchKind, MatchSeat, MatchStatus
-    from ratings.models import Rating
+    from django.db import connection
 
     rng = random.Random(seed)
     game = next(g for g in sync_games() if g.slug == "trnd")
+    versions = _bots(game, n_bots, rng)
+    _past_matches(game, versions, n_matches, rng)
+    if connection.vendor == "postgresql":  # fresh statistics, as autovacuum would make them
+        with connection.cursor() as cur:
+            cur.execute("ANALYZE")
+    return game
+
+
+def _bots(game: Any, n_bots: int, rng: random.Random) -> list[Any]:
+    """Bots with one version each, their ladder entries and ratings; returns the versions."""
+    from bots.models import Bot, BotVersion
+    from bots.services import system_user
+    from django.utils import timezone
+    from ladder.models import LadderEntry
+    from ratings.models import Rating
+
     owner = system_user()
     Bot.objects.bulk_create(
         [Bot(owner=owner, game=game, name=f"bot{i:05d}", is_builtin=True) for i in range(n_bots)]
@@ -55,7 +77,6 @@ def build(n_bots: int, n_matches: int, seed: int) -> object:
     BotVersion.objects.bulk_create(
         [BotVersion(bot=b, number=1, builtin_name="random", status="active") for b in bots]
     )
-    versions = list(BotVersion.objects.filter(bot__game=game).order_by("bot_id"))
     now = timezone.now()
     LadderEntry.objects.bulk_create(
         [
@@ -81,6 +102,14 @@ def build(n_bots: int, n_matches: int, seed: int) -> object:
             for b in bots
         ]
     )
+    return list(BotVersion.objects.filter(bot__game=game).order_by("bot_id"))
+
+
+def _past_matches(game: Any, versions: list[Any], n_matches: int, rng: random.Random) -> None:
+    """Finished three-seat ladder matches between random versions, in batches."""
+    from ladder.models import LadderMatch
+    from matches.models import Match, MatchKind, MatchSeat, MatchStatus
+
     batch = 5000
     for start in range(0, n_matches, batch):
         size = min(batch, n_matches - start)
@@ -106,15 +135,12 @@ def build(n_bots: int, n_matches: int, seed: int) -> object:
         )
         print(f"\r  built {start + size:,} matches", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    from django.db import connection
-
-    if connection.vendor == "postgresql":  # fresh statistics, as autovacuum would make them
-        with connection.cursor() as cur:
-            cur.execute("ANALYZE")
-    return game
 
 
-def main() -> None:
+# -- arguments -----------------------------------------------------------------------------
+
+
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bots", type=int, default=1000)
     parser.add_argument("--matches", type=int, default=100_000)
@@ -130,27 +156,71 @@ def main() -> None:
     parser.add_argument(
         "--explain", action="store_true", help="print EXPLAIN ANALYZE of the tick's reads"
     )
-    args = parser.parse_args()
+    return parser.parse_args()
 
+
+def main() -> None:
+    args = parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         setup_django(tmp)
-        from django.conf import settings
-        from django.core.management import call_command
-        from django.db import connection
-        from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases
+        from django.test.utils import setup_databases, teardown_databases
 
         old = setup_databases(verbosity=0, interactive=False)  # a fresh, migrated database
         try:
-            run(args, settings, connection, CaptureQueriesContext, call_command)
+            run(args)
         finally:
             teardown_databases(old, verbosity=0)
 
 
-def run(args, settings, connection, CaptureQueriesContext, call_command) -> None:  # type: ignore[no-untyped-def]
-    from ladder import services
+# -- the runs ------------------------------------------------------------------------------
+
+#: One timed series: wall ms and CPU ms per run.
+Timings = tuple[list[float], list[float]]
+
+
+def timed(
+    times: int, step: Callable[[], T], after: Callable[[], object] = lambda: None
+) -> tuple[Timings, list[T]]:
+    """Wall and CPU milliseconds of ``times`` calls of ``step``, and what each call returned;
+    ``after`` runs after each call, outside the timing."""
+    wall: list[float] = []
+    cpu: list[float] = []
+    out: list[T] = []
+    for _ in range(times):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        out.append(step())
+        wall.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        after()
+    return (wall, cpu), out
+
+
+def free_budget(game: Any) -> None:
+    """Mark the matches the last tick made finished, so that the next has its whole budget."""
     from matches.models import Match, MatchStatus
-    from rich.console import Console
-    from rich.table import Table
+
+    Match.objects.filter(game=game, status=MatchStatus.QUEUED).update(status=MatchStatus.FINISHED)
+
+
+def time_ticks(game: Any, budget: int, ticks: int, rng: random.Random) -> tuple[Timings, list[int]]:
+    """Whole ticks at ``budget``: their timings and the matches each made."""
+    from django.conf import settings
+    from ladder import services
+
+    settings.ARENA_LADDER_BUDGET = budget
+    services.tick(game, rng=rng)  # warm caches and the connection
+    free_budget(game)
+    timings, reports = timed(ticks, lambda: services.tick(game, rng=rng), lambda: free_budget(game))
+    return timings, [len(report.ladder_matches) for report in reports]
+
+
+def run(args: argparse.Namespace) -> None:
+    from django.conf import settings
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+    from ladder import services
+    from matches.models import Match
 
     from arena.matchmaking import plan_matches
 
@@ -163,61 +233,50 @@ def run(args, settings, connection, CaptureQueriesContext, call_command) -> None
     )
     services._send = lambda match: None  # time the tick, not the broker
     rng = random.Random(args.seed)
-
-    def free_budget() -> None:
-        Match.objects.filter(game=game, status=MatchStatus.QUEUED).update(
-            status=MatchStatus.FINISHED
-        )
-
-    results = []
-    for budget in args.budget:
-        settings.ARENA_LADDER_BUDGET = budget
-        services.tick(game, rng=rng)  # warm caches and the connection
-        free_budget()
-        ticks, cpu, made = [], [], []
-        for _ in range(args.ticks):
-            start, start_cpu = time.perf_counter(), time.process_time()
-            report = services.tick(game, rng=rng)
-            ticks.append((time.perf_counter() - start) * 1000)
-            cpu.append((time.process_time() - start_cpu) * 1000)
-            made.append(len(report.ladder_matches))
-            free_budget()
-        results.append((budget, ticks, cpu, made))
-
+    b0 = args.budget[0]
+    results = [(budget, time_ticks(game, budget, args.ticks, rng)) for budget in args.budget]
     # The decision alone: read the ladder, plan, pick the versions (what a tick does before
     # it creates the matches).
-    from django.utils import timezone
-
-    decide, decide_cpu = [], []
-    for _ in range(args.ticks):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        services._plan(game, timezone.now(), rng, args.budget[0])
-        decide.append((time.perf_counter() - start) * 1000)
-        decide_cpu.append((time.process_time() - start_cpu) * 1000)
-    settings.ARENA_LADDER_BUDGET = args.budget[0]
+    deciding, _ = timed(args.ticks, lambda: services._plan(game, timezone.now(), rng, b0))
+    settings.ARENA_LADDER_BUDGET = b0
     connection.queries_log.clear()  # the build filled it: start the count afresh
     with CaptureQueriesContext(connection) as queries:
         services.tick(game, rng=rng)
-    free_budget()
+    free_budget(game)
     if os.environ.get("BENCH_PROFILE"):  # where a tick's time goes
-        import cProfile
-        import pstats
-
-        prof = cProfile.Profile()
-        prof.enable()
-        services.tick(game, rng=rng)
-        prof.disable()
-        free_budget()
-        pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
-
+        profile_tick(game, rng)
     cands = services.candidates(game, timezone.now())
-    plans, plans_cpu = [], []
-    for _ in range(args.ticks):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        plan_matches(cands, min_seats=3, max_seats=5, budget=args.budget[0], rng=rng)
-        plans.append((time.perf_counter() - start) * 1000)
-        plans_cpu.append((time.process_time() - start_cpu) * 1000)
+    planning, _ = timed(
+        args.ticks, lambda: plan_matches(cands, min_seats=3, max_seats=5, budget=b0, rng=rng)
+    )
+    print_table(console, args, results, deciding, planning)
+    print_queries(console, b0, queries.captured_queries, explain=args.explain)
 
+
+def profile_tick(game: Any, rng: random.Random) -> None:
+    import cProfile
+    import pstats
+
+    from ladder import services
+
+    prof = cProfile.Profile()
+    prof.enable()
+    services.tick(game, rng=rng)
+    prof.disable()
+    free_budget(game)
+    pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
+
+
+# -- the table -----------------------------------------------------------------------------
+
+
+def print_table(
+    console: Console,
+    args: argparse.Namespace,
+    results: list[tuple[int, tuple[Timings, list[int]]]],
+    deciding: Timings,
+    planning: Timings,
+) -> None:
     table = Table(title=f"One matchmaker tick: {args.bots:,} bots, {args.matches:,} past matches")
     # CPU: this process only (Python and, for SQLite, the database); wall: also the database
     # server and the wait for a core on a busy machine.
@@ -234,28 +293,36 @@ def run(args, settings, connection, CaptureQueriesContext, call_command) -> None
             made_,
         )
 
-    for budget, ticks, cpu, made in results:
+    for budget, ((ticks, cpu), made) in results:
         row(f"ladder.services.tick, budget {budget}", ticks, cpu, f"{statistics.mean(made):.0f}")
     b0 = args.budget[0]
-    row(f"  deciding only (reads, plan, versions), budget {b0}", decide, decide_cpu, "-")
-    row(f"arena.matchmaking.plan_matches alone, budget {b0}", plans, plans_cpu, "-")
+    row(f"  deciding only (reads, plan, versions), budget {b0}", *deciding, "-")
+    row(f"arena.matchmaking.plan_matches alone, budget {b0}", *planning, "-")
     console.print(table)
     console.print(
         f"load average while measuring: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)"
     )
+
+
+def print_queries(
+    console: Console, budget: int, captured: list[dict[str, Any]], explain: bool
+) -> None:
+    """The queries of one tick, counted by verb, then its reads (with their plans)."""
+    from django.db import connection
+
     kinds: dict[str, int] = {}
-    for q in queries.captured_queries:
+    for q in captured:
         verb = q["sql"].split()[0].upper()
         kinds[verb] = kinds.get(verb, 0) + 1
     console.print(
-        f"queries in one tick (budget {args.budget[0]}): {len(queries.captured_queries)} "
+        f"queries in one tick (budget {budget}): {len(captured)} "
         f"({', '.join(f'{k} {v}' for k, v in sorted(kinds.items()))}); the reads:"
     )
-    for q in queries.captured_queries:
+    for q in captured:
         sql = q["sql"]
         if sql.startswith("SELECT"):
             console.print(f"  [dim]{q['time']}s[/dim] {sql[:150]}", highlight=False)
-            if args.explain and "FOR UPDATE" not in sql:
+            if explain and "FOR UPDATE" not in sql:
                 with connection.cursor() as cur:
                     cur.execute("EXPLAIN ANALYZE " + sql)
                     for (line,) in cur.fetchall():
