@@ -134,7 +134,9 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def measure(path: Path, name: str) -> dict[str, Any]:
+def _site() -> tuple[Any, Any, Any, Any]:
+    """A fresh migrated site in a temporary folder: a game, a user, and a web and an API
+    client logged in as that user."""
     work = Path(tempfile.mkdtemp(prefix="upload-cost-"))
     os.environ.update(
         DJANGO_SETTINGS_MODULE="meeple.settings",
@@ -146,10 +148,8 @@ def measure(path: Path, name: str) -> dict[str, Any]:
     import django
 
     django.setup()
-    from bots.models import Bot
     from catalog.services import sync_games
     from django.contrib.auth import get_user_model
-    from django.core.files.uploadedfile import SimpleUploadedFile
     from django.core.management import call_command
     from django.test import Client
     from rest_framework.test import APIClient
@@ -160,6 +160,16 @@ def measure(path: Path, name: str) -> dict[str, Any]:
     web, api = Client(), APIClient()
     web.force_login(user)
     api.force_authenticate(user)
+    return game, user, web, api
+
+
+def measure(path: Path, name: str) -> dict[str, Any]:
+    """The web process's cost of one upload through each door (the form, the API), after a
+    warm-up upload through the same door."""
+    game, user, web, api = _site()
+    from bots.models import Bot
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
     data = path.read_bytes()
     result: dict[str, Any] = {}
     for door, n in (("web", 0), ("api", 1)):
@@ -212,22 +222,20 @@ def measure_worker(path: Path, name: str) -> dict[str, Any]:
 # -- the table ---------------------------------------------------------------------------------
 
 
-def main() -> int:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller bombs (256 MiB)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--one", nargs=2, metavar=("PATH", "NAME"), help=argparse.SUPPRESS)
     parser.add_argument("--worker", nargs=2, metavar=("PATH", "NAME"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.one:
-        print(json.dumps(measure(Path(args.one[0]), args.one[1])))
-        return 0
-    if args.worker:
-        print(json.dumps(measure_worker(Path(args.worker[0]), args.worker[1])))
-        return 0
+    return parser.parse_args()
+
+
+def measure_all(quick: bool) -> list[dict[str, Any]]:
+    """Every case, each side measured in a fresh process of this script."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for label, name, data in cases(args.quick):
+        for label, name, data in cases(quick):
             path = Path(tmp) / name
             path.write_bytes(data)
             row: dict[str, Any] = {"file": label, "bytes": len(data)}
@@ -240,6 +248,10 @@ def main() -> int:
                 )
                 row.update(json.loads(done.stdout.strip().splitlines()[-1]))
             rows.append(row)
+    return rows
+
+
+def print_table(rows: list[dict[str, Any]]) -> None:
     print(
         "| file | size | web form: answer, RSS growth, CPU | API: answer, RSS growth, CPU "
         "| worker check (child peak RSS, CPU) |"
@@ -256,6 +268,18 @@ def main() -> int:
     worst_mb = max(max(r["web"]["rss_growth_mb"], r["api"]["rss_growth_mb"]) for r in rows)
     worst_cpu = max(max(r["web"]["cpu_s"], r["api"]["cpu_s"]) for r in rows)
     print(f"\nworst web request: {worst_mb:.1f} MB of RSS growth, {worst_cpu:.2f} s of CPU")
+
+
+def main() -> int:
+    args = parse_args()
+    if args.one:
+        print(json.dumps(measure(Path(args.one[0]), args.one[1])))
+        return 0
+    if args.worker:
+        print(json.dumps(measure_worker(Path(args.worker[0]), args.worker[1])))
+        return 0
+    rows = measure_all(args.quick)
+    print_table(rows)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2))
     return 0
