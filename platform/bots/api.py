@@ -7,13 +7,13 @@ from typing import cast
 import django_filters
 from catalog.models import Game
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from foundation.errors import refused_as
 from foundation.fields import LookupFilter, SafeSlugRelatedField
 from foundation.throttles import UploadThrottle
 from rest_framework import generics, permissions, serializers, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,10 +22,6 @@ from rest_framework.views import APIView
 from bots.models import DESCRIPTION_MAX, Bot, BotVersion
 from bots.selectors import listed, with_latest_number
 from bots.services import DuplicateUpload, create_bot, upload_version
-
-
-def as_drf_error(exc: DjangoValidationError) -> ValidationError:
-    return ValidationError({"detail": exc.messages})
 
 
 class BotVersionSerializer(serializers.ModelSerializer):
@@ -112,7 +108,7 @@ class BotFilter(django_filters.FilterSet):
         fields = ["search", "game", "owner"]
 
 
-class BotListApi(generics.ListCreateAPIView):
+class BotListApi(generics.ListAPIView):
     """Bots, filterable by ``?game=slug`` and ``?owner=username``; POST creates one (then
     upload its code to ``versions/``)."""
 
@@ -124,16 +120,10 @@ class BotListApi(generics.ListCreateAPIView):
     )
 
     @extend_schema(request=BotCreateSerializer, responses={201: BotSerializer})
-    def post(self, request: Request, *args, **kwargs) -> Response:  # type: ignore[no-untyped-def]
-        return super().post(request, *args, **kwargs)
-
-    def create(self, request: Request, *args, **kwargs) -> Response:  # type: ignore[no-untyped-def]
+    def post(self, request: Request) -> Response:
         data = BotCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            bot = create_bot(owner=cast(User, request.user), **data.validated_data)
-        except DjangoValidationError as exc:
-            raise as_drf_error(exc) from exc
+        bot = create_bot(owner=cast(User, request.user), **data.validated_data)
         return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED)
 
 
@@ -180,13 +170,12 @@ class BotVersionsApi(APIView):
         data.is_valid(raise_exception=True)
         upload = data.validated_data["code"]
         try:
-            version = upload_version(bot=bot, filename=upload.name, data=upload.read())
+            with refused_as("code"):
+                version = upload_version(bot=bot, filename=upload.name, data=upload.read())
         except DuplicateUpload as exc:
             # Not an error of the file: the same bytes are already version N.
             return Response(
                 {"code": exc.messages, "existing_version": exc.existing.number},
                 status=status.HTTP_409_CONFLICT,
             )
-        except DjangoValidationError as exc:
-            raise ValidationError({"code": exc.messages}) from exc
         return Response(OwnBotVersionSerializer(version).data, status=status.HTTP_201_CREATED)

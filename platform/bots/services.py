@@ -8,7 +8,7 @@ from catalog.models import Game
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -114,7 +114,7 @@ def pin_version(*, bot: Bot, by: User, version: BotVersion | None) -> Bot:
     """Make ``bot`` play with ``version`` (None: back to its latest active version). Only its
     owner may, and only with an active version of this bot."""
     if bot.owner_id != by.pk:
-        raise ValidationError("Only the bot's owner may choose its version.")
+        raise PermissionDenied("Only the bot's owner may choose its version.")
     if version is not None:
         version.refresh_from_db(fields=["status"])
         if version.bot_id != bot.pk:

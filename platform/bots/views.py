@@ -17,6 +17,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
+from foundation.params import int_param
 from foundation.throttles import web_throttle
 
 from bots.forms import BotCreateForm, VersionUploadForm
@@ -97,13 +98,16 @@ def bot_pin(request: HttpRequest, pk: int) -> HttpResponse:
     bot = get_object_or_404(Bot, pk=pk)
     number = request.POST.get("version", "")
     version = None
-    if number.isascii() and number.isdigit() and len(number) < 10:  # "²".isdigit() too
-        version = bot.versions.filter(number=int(number)).first()
+    wanted = int_param(number, minimum=1, maximum=10**9)
+    if wanted is not None:
+        version = bot.versions.filter(number=wanted).first()
         if version is None:
             messages.error(request, f"{bot.name} has no version {number}.")
             return redirect("bots:detail", pk=bot.pk)
     try:
         pin_version(bot=bot, by=cast(User, request.user), version=version)  # login_required
+    except PermissionDenied as exc:  # another's bot: said on its page, as any refusal
+        messages.error(request, str(exc))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     else:

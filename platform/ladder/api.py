@@ -11,8 +11,8 @@ from bots.services import pin_version
 from catalog.models import Game
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema
+from foundation.errors import refused_as
 from foundation.fields import StrictIntegerField
 from foundation.throttles import ChallengeThrottle
 from matches.models import MatchKind
@@ -153,12 +153,8 @@ class PinApi(APIView):
             version = bot.versions.filter(number=number).first()
             if version is None:
                 raise ValidationError({"version": [f"{bot.name} has no version {number}."]})
-        try:
+        with refused_as("version"):
             pin_version(bot=bot, by=cast(User, request.user), version=version)
-        except DjangoValidationError as exc:
-            if bot.owner_id != request.user.pk:
-                return Response({"detail": exc.messages}, status=status.HTTP_403_FORBIDDEN)
-            raise ValidationError({"version": exc.messages}) from exc
         return Response({"version": number})
 
 
@@ -226,12 +222,9 @@ class ChallengesApi(APIView):
         unknown = [i for i in data.validated_data["opponents"] if i not in bots]
         if unknown:
             raise ValidationError({"opponents": [f"No such bot: {unknown[0]}."]})
-        try:
-            match = create_challenge(
-                user=cast(User, request.user),
-                bot=own,
-                opponents=[bots[i] for i in data.validated_data["opponents"]],
-            )
-        except DjangoValidationError as exc:
-            raise ValidationError({"detail": exc.messages}) from exc
+        match = create_challenge(
+            user=cast(User, request.user),
+            bot=own,
+            opponents=[bots[i] for i in data.validated_data["opponents"]],
+        )
         return Response(ChallengeSerializer(match.ladder).data, status=status.HTTP_201_CREATED)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from bots.models import Bot, VersionStatus
 from bots.services import DuplicateUpload, create_bot, pin_version, upload_version
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from ladder import services
 from ladder.models import LadderEntry, LadderMatch
 from matches.models import Match, MatchKind, MatchStatus
@@ -159,7 +159,7 @@ def test_pinning_and_playing_version(
     assert user_bot.playing_version() == v2
     pin_version(bot=user_bot, by=user, version=v1)
     assert user_bot.playing_version() == v1
-    with pytest.raises(ValidationError, match="owner"):
+    with pytest.raises(PermissionDenied, match="owner"):
         pin_version(bot=user_bot, by=other_user, version=v2)
     v3 = upload_version(bot=user_bot, filename="main.py", data=CRASH_SOURCE)
     with pytest.raises(ValidationError, match="only an active"):
@@ -233,3 +233,45 @@ def test_platform_errors_never_count(user_bot: Bot, builtin_versions, rounds) ->
         mark_error(match_id, "worker lost")
     entry.refresh_from_db()
     assert report.ladder_matches and entry.fault_streak == 1 and not entry.is_suspended
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_qualification_locks_its_version_not_the_bot(
+    user_bot: Bot, builtin_versions: Any, monkeypatch: Any
+) -> None:
+    """Another session holds the bot's row (its owner saving it, say) while a qualification
+    is recorded and while one is made: neither waits for it (they lock the version's row
+    only, ``of=("self",)``; with the bot joined under ``FOR UPDATE`` they waited)."""
+    import psycopg
+    from django.db import connection
+    from matches.services import match_spec, record_outcome
+
+    from arena.tasks import play
+    from tests.conftest import missing_service
+
+    if connection.vendor != "postgresql":
+        missing_service("this test needs DATABASE_URL to name a PostgreSQL server")
+    monkeypatch.setattr(services, "_send", lambda match: None)  # made, not played yet
+    s = connection.settings_dict
+    blocker = psycopg.connect(
+        host=s["HOST"], port=s["PORT"], user=s["USER"], password=s["PASSWORD"], dbname=s["NAME"]
+    )
+    version = upload_version(bot=user_bot, filename="main.py", data=BOT_SOURCE)
+    try:
+        with connection.cursor() as cur:
+            cur.execute("SET lock_timeout = '3s'")  # a wait on the bot's row fails the test
+        with blocker.cursor() as cur:
+            cur.execute("SELECT id FROM bots_bot WHERE id = %s FOR UPDATE", [user_bot.pk])
+        version.refresh_from_db()
+        if version.status != VersionStatus.QUALIFYING:  # the check's task made none yet
+            services.start_qualification(version)
+        match = Match.objects.get(ladder__version=version)
+        outcome = play(match_spec(match), sandbox="process").to_json(replay=True)
+        record_outcome(match.pk, outcome)
+    finally:
+        blocker.rollback()
+        blocker.close()
+        with connection.cursor() as cur:
+            cur.execute("RESET lock_timeout")
+    version.refresh_from_db()
+    assert version.status == VersionStatus.ACTIVE, version.status_reason
