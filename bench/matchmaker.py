@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -85,7 +86,7 @@ def _bots(game: Any, n_bots: int, rng: random.Random) -> list[Any]:
                 game=game,
                 placement_owed=5 if i % 50 == 0 else 0,
                 ladder_matches=rng.randint(20, 200),
-                last_match_at=now - timezone.timedelta(seconds=rng.randint(0, 86_400)),
+                last_match_at=now - timedelta(seconds=rng.randint(0, 86_400)),
             )
             for i, b in enumerate(bots)
         ]
