@@ -21,7 +21,11 @@ from rest_framework.views import APIView
 from competitions.models import Tournament, TournamentFormat
 from competitions.permissions import may_organise, may_start
 from competitions.selectors import tournament_standings
-from competitions.services import MAX_TOURNAMENT_MATCHES, create_tournament, enqueue_start
+from competitions.services.tournaments import (
+    MAX_TOURNAMENT_MATCHES,
+    create_tournament,
+    enqueue_start,
+)
 from games.base import GameError
 from games.registry import get_game
 

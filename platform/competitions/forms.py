@@ -14,7 +14,8 @@ from matches.services import clamp_seed
 from arena.formats import FormatError, FormatOptions, check_format, total_matches
 from arena.schedule import MAX_MATCHES as SCHEDULE_MAX_MATCHES
 from competitions.models import TournamentFormat
-from competitions.services import LEAGUE_MAX_EVERY_HOURS, MAX_TOURNAMENT_MATCHES
+from competitions.services.leagues import LEAGUE_MAX_EVERY_HOURS
+from competitions.services.tournaments import MAX_TOURNAMENT_MATCHES
 from games.base import GameError, Option
 from games.registry import get_game
 

@@ -3,8 +3,12 @@ hours). Ratings live in the ``ratings`` app."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
+from django.db.models.deletion import CASCADE, Collector
+from matches.models import Match
 
 from arena.formats import FORMAT_NAMES
 from arena.ratings import DEFAULT_ELO, DEFAULT_MU, DEFAULT_SIGMA, Standing
@@ -69,6 +73,11 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def matches(self) -> models.QuerySet[Match]:
+        """The tournament's matches (through their :class:`CompetitionMatch` links)."""
+        return Match.objects.filter(competition_link__tournament=self)
 
 
 class TableStats(models.Model):
@@ -170,6 +179,11 @@ class League(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def matches(self) -> models.QuerySet[Match]:
+        """The league's matches (through their :class:`CompetitionMatch` links)."""
+        return Match.objects.filter(competition_link__league=self)
+
 
 class Season(models.Model):
     """A league's season: rounds ``first_round`` .. ``first_round + rounds - 1``, between
@@ -231,3 +245,65 @@ class LeagueStanding(TableStats):
 
     def __str__(self) -> str:
         return f"{self.league_id}/{self.season_id or 'all'}: {self.bot_id} {self.points:g}"
+
+
+def delete_with_matches(collector: Collector, field: Any, sub_objs: Any, using: str) -> None:
+    """``on_delete`` of a link's tournament: deleting a tournament deletes its matches (each
+    taking its link with it), as when the match itself held the tournament's key."""
+    CASCADE(collector, field, sub_objs, using)
+    matches = Match._base_manager.using(using).filter(pk__in=[link.match_id for link in sub_objs])
+    collector.collect(
+        list(matches), source=field.remote_field.model, nullable=False, fail_on_restricted=False
+    )
+
+
+class CompetitionMatch(models.Model):
+    """Which tournament or league (exactly one) a match was played for, and in which round:
+    the competition's side of the match, so that ``matches`` knows nothing of competitions
+    (as ``ladder.LadderMatch`` is the ladder's side). Made with the match, in one transaction
+    (``competitions.services.scheduling``)."""
+
+    match = models.OneToOneField(
+        Match, primary_key=True, on_delete=models.CASCADE, related_name="competition_link"
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        null=True,
+        blank=True,
+        on_delete=delete_with_matches,
+        related_name="match_links",
+        db_index=False,  # the (tournament, round) index leads with it
+    )
+    #: A deleted league leaves its matches, unlinked.
+    league = models.ForeignKey(
+        League,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="match_links",
+        db_index=False,  # the (league, ...) indexes lead with it
+    )
+    #: The tournament's round (0 is the first) or the league's round number (1 is the first).
+    round = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(tournament__isnull=False, league__isnull=True)
+                | models.Q(tournament__isnull=True, league__isnull=False),
+                name="competitionmatch_one_competition",
+            ),
+        ]
+        indexes = [
+            # The end of a tournament's round, and its matches.
+            models.Index(fields=["tournament", "round"], name="competitionmatch_t_round"),
+            # A league's latest round's progress, and its latest matches.
+            models.Index(fields=["league", "round"], name="competitionmatch_l_round"),
+            models.Index(fields=["league", "-match"], name="competitionmatch_l_match"),
+        ]
+
+    def __str__(self) -> str:
+        where = (
+            f"tournament {self.tournament_id}" if self.tournament_id else f"league {self.league_id}"
+        )
+        return f"match {self.match_id}: {where}, round {self.round}"

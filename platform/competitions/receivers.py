@@ -1,24 +1,33 @@
-"""Tournaments and leagues listen to the end of their matches; matches know nothing of them."""
+"""Tournaments and leagues listen to the end of their matches; matches know nothing of them
+(a match's tournament or league is this app's :class:`CompetitionMatch` row)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.dispatch import receiver
 from matches.signals import match_failed, match_finished
 
-from competitions.services import league_match_ended, tournament_match_ended
+from competitions.services.leagues import league_match_ended
+from competitions.services.scheduling import link_of
+from competitions.services.tournaments import tournament_match_ended
+
+#: After ratings, before the ladder: see ``matches.signals`` for the order and why.
+TABLES_ORDER = 200
 
 
-@receiver(match_finished, dispatch_uid="competitions.match_finished")
+@match_finished.listen(order=TABLES_ORDER, uid="competitions.match_finished")
 def _match_finished(sender: Any, match: Any, seats: Any, **_: Any) -> None:
-    if match.tournament_id:
-        tournament_match_ended(match, seats)
-    if match.league_id:
-        league_match_ended(match, seats)
+    link = link_of(match)
+    if link is None:
+        return
+    if link.tournament_id:
+        tournament_match_ended(link, seats)
+    else:
+        league_match_ended(link, seats)
 
 
-@receiver(match_failed, dispatch_uid="competitions.match_failed")
+@match_failed.listen(order=TABLES_ORDER, uid="competitions.match_failed")
 def _match_failed(sender: Any, match: Any, **_: Any) -> None:
-    if match.tournament_id:
-        tournament_match_ended(match, None)
+    link = link_of(match)
+    if link is not None and link.tournament_id:
+        tournament_match_ended(link, None)

@@ -12,7 +12,14 @@ from django.utils import timezone
 from matches.models import Match, MatchStatus
 
 from arena.ratings import Standing
-from competitions.models import League, LeagueStanding, Season, Tournament, TournamentEntry
+from competitions.models import (
+    CompetitionMatch,
+    League,
+    LeagueStanding,
+    Season,
+    Tournament,
+    TournamentEntry,
+)
 
 
 @dataclass(frozen=True)
@@ -145,7 +152,7 @@ def tournaments_with_counts() -> QuerySet[Tournament]:
         .values("n")
     )
     matches = (
-        Match.objects.filter(tournament=OuterRef("pk"))
+        CompetitionMatch.objects.filter(tournament=OuterRef("pk"))
         .order_by()
         .values("tournament")
         .annotate(n=Count("pk"))

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from competitions.models import League, Tournament
-from competitions.services import LEAGUE_TASK, beat_round_due, run_league_round
+from competitions.services.leagues import LEAGUE_TASK, beat_round_due, run_league_round
 
 
 @shared_task(name=LEAGUE_TASK, ignore_result=True)
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 def start_tournament_task(tournament_id: int) -> int:
     """Start a draft tournament (its first round); 0 when it was started already (a request
     sent twice starts it once)."""
-    from competitions.services import start_tournament
+    from competitions.services.tournaments import start_tournament
 
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None:

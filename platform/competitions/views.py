@@ -32,11 +32,10 @@ from competitions.selectors import (
     tournament_standings,
     tournaments_with_counts,
 )
-from competitions.services import (
+from competitions.services.leagues import create_league, enqueue_league_round
+from competitions.services.tournaments import (
     MAX_TOURNAMENT_MATCHES,
-    create_league,
     create_tournament,
-    enqueue_league_round,
     enqueue_start,
 )
 from games.base import GameError
@@ -82,7 +81,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def _tournament_page(
     request: HttpRequest, t: Tournament, *, start_error: list[str] | None = None, status: int = 200
 ) -> HttpResponse:
-    matches = match_rows().filter(tournament=t).order_by("pk")
+    matches = match_rows().filter(competition_link__tournament=t).order_by("pk")
     counts = {row["status"]: row["n"] for row in t.matches.values("status").annotate(n=Count("pk"))}
     entrant_count = t.entrants.count()
     return render(
@@ -214,8 +213,8 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rows": partial(league_standings, lg, shown, limit=LEAGUE_ROWS_SHOWN),
             "table_stamp": stamps.current(table_stamp_key(lg.pk)),
             # The latest round's progress: the history is not counted on every view.
-            "progress": match_progress(lg.matches.filter(round=lg.rounds_played)),
-            "matches": match_rows().filter(league=lg)[:LEAGUE_MATCHES_SHOWN],
+            "progress": match_progress(lg.matches.filter(competition_link__round=lg.rounds_played)),
+            "matches": match_rows().filter(competition_link__league=lg)[:LEAGUE_MATCHES_SHOWN],
             "can_organise": may_run_league(request.user, lg),
         },
     )

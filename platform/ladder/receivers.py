@@ -30,14 +30,18 @@ def _qualify_upload(sender: Any, version: Any, **_: Any) -> None:
         services.log.warning("qualification of version %s not sent", version.pk, exc_info=True)
 
 
-@receiver(match_finished, dispatch_uid="ladder.match_finished")
+#: Last of the match's listeners: see ``matches.signals`` for the order and why.
+LADDER_ORDER = 300
+
+
+@match_finished.listen(order=LADDER_ORDER, uid="ladder.match_finished")
 def _finished(sender: Any, match: Any, seats: Any, **_: Any) -> None:
     error_streaks.count_match(match)  # first: a qualification then sees its version held
     services.match_finished(match)
     _history_changed(match, {s.bot_version.bot_id for s in seats})
 
 
-@receiver(match_failed, dispatch_uid="ladder.match_failed")
+@match_failed.listen(order=LADDER_ORDER, uid="ladder.match_failed")
 def _failed(sender: Any, match: Any, **_: Any) -> None:
     error_streaks.count_match(match)
     services.match_finished(match)

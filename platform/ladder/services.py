@@ -104,7 +104,7 @@ def start_qualification(version: BotVersion, *, rng: random.Random | None = None
     """Create (and send) the qualification match of an ``uploaded`` or ``waiting_sandbox``
     version against the game's built-in bots; None when there is nothing to do now."""
     version = (
-        BotVersion.objects.select_for_update()
+        BotVersion.objects.select_for_update(of=("self",))  # not the bot's, game's, owner's rows
         .select_related("bot__game", "bot__owner")
         .get(pk=version.pk)
     )
@@ -137,7 +137,12 @@ def start_qualification(version: BotVersion, *, rng: random.Random | None = None
 
 def _qualification_done(lm: LadderMatch, match: Match) -> None:
     assert lm.version_id is not None  # a qualification always names its version
-    version = BotVersion.objects.select_for_update().select_related("bot").get(pk=lm.version_id)
+    # The version's row only: the bot's row (joined for join_ladder) is not this recording's.
+    version = (
+        BotVersion.objects.select_for_update(of=("self",))
+        .select_related("bot")
+        .get(pk=lm.version_id)
+    )
     if version.status != VersionStatus.QUALIFYING:
         return
     if match.status == MatchStatus.ERROR:

@@ -11,10 +11,11 @@ class MatchSeatInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "game", "status", "tournament", "seed", "created_at", "duration_ms")
+    # Kind, not tournament: a match's tournament or league is that app's row
+    # (competitions' "competition matches" in this admin).
+    list_display = ("id", "game", "status", "kind", "seed", "created_at", "duration_ms")
     list_filter = ("status", "game")
     search_fields = ("id", "error")
-    raw_id_fields = ("tournament", "league")
     readonly_fields = ("created_at", "started_at", "finished_at", "task_id")
     inlines = [MatchSeatInline]
 

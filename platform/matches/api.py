@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import re
+from typing import Any
 
 import django_filters
 from django.http import HttpResponse, HttpResponseBase, HttpResponseNotModified
@@ -18,7 +19,7 @@ from rest_framework.views import APIView
 
 from matches import replays
 from matches.models import Match, MatchSeat, MatchStatus
-from matches.selectors import API_MATCH_FIELDS, api_matches
+from matches.selectors import API_MATCH_FIELDS, COMPETITION_LINK, api_matches
 
 _GZIP = re.compile(r"\bgzip\b")
 #: A stored replay never changes: caches may keep it for a year.
@@ -63,11 +64,30 @@ class MatchSeatSerializer(serializers.ModelSerializer):
 class MatchSerializer(serializers.ModelSerializer):
     game = serializers.SlugRelatedField(slug_field="slug", read_only=True)  # type: ignore[var-annotated]
     seats = MatchSeatSerializer(many=True, read_only=True)
+    #: The tournament's id and the round, from the competition's link row (null and 0 for a
+    #: match of no tournament; a league's match shows its round number).
+    tournament = serializers.SerializerMethodField()
+    round = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
         # the columns api_matches reads, then the seats
         fields = [*API_MATCH_FIELDS, "seats"]
+
+    @extend_schema_field({"type": "integer", "nullable": True})
+    def get_tournament(self, match: Match) -> int | None:
+        link = _link(match)
+        return None if link is None else link.tournament_id
+
+    @extend_schema_field({"type": "integer", "minimum": 0, "format": "int64"})
+    def get_round(self, match: Match) -> int:
+        link = _link(match)
+        return 0 if link is None else int(link.round)
+
+
+def _link(match: Match) -> Any:
+    """The match's competition link (``matches.selectors.COMPETITION_LINK``), or None."""
+    return getattr(match, COMPETITION_LINK, None)
 
 
 class MatchFilter(django_filters.FilterSet):

@@ -30,7 +30,10 @@ class MatchKind(models.TextChoices):
 
 
 class Match(models.Model):
-    """One match of one game. Seats are :class:`MatchSeat` rows, in seat order."""
+    """One match of one game. Seats are :class:`MatchSeat` rows, in seat order. Why it was
+    played is its ``kind``; the app that made it keeps the rest on its own side (a tournament's
+    or league's round: ``competitions.CompetitionMatch``; the ladder's: ``ladder.LadderMatch``),
+    so this model points to no app above it."""
 
     game = models.ForeignKey("catalog.Game", on_delete=models.PROTECT, related_name="matches")
     #: The match seed (fits a signed 64-bit column; see ``services.clamp_seed``).
@@ -59,22 +62,6 @@ class Match(models.Model):
     error = models.TextField(blank=True)
     #: The result as the referee returned it: ``{"scores", "ranks", "reason"}``.
     result = models.JSONField(null=True, blank=True)
-    tournament = models.ForeignKey(
-        "competitions.Tournament",
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="matches",
-    )
-    league = models.ForeignKey(
-        "competitions.League",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="matches",
-    )
-    #: Round number inside a tournament or league (0 when standalone).
-    round = models.PositiveIntegerField(default=0)
     task_id = models.CharField(max_length=255, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -90,9 +77,6 @@ class Match(models.Model):
             models.Index(fields=["game", "-id"], name="match_game_id"),
             models.Index(fields=["status", "-id"], name="match_status_id"),
             models.Index(fields=["game", "status", "-id"], name="match_game_status_id"),
-            # A league's latest matches and the progress of its latest round.
-            models.Index(fields=["league", "round"], name="match_league_round"),
-            models.Index(fields=["league", "-id"], name="match_league_id"),
         ]
 
     def __str__(self) -> str:

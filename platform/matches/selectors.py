@@ -10,7 +10,8 @@ from django.db.models import Model, Prefetch, QuerySet
 
 from matches.models import Match, MatchSeat
 
-#: The match columns the API shows (``matches.api.MatchSerializer`` lists them from here).
+#: What the API shows of a match, in order (``matches.api.MatchSerializer`` lists them from
+#: here): the match's columns, and ``LINK_FIELDS``.
 API_MATCH_FIELDS = (
     "id",
     "game",
@@ -27,6 +28,14 @@ API_MATCH_FIELDS = (
     "duration_ms",
 )
 
+#: The reverse relation to the row that says which tournament (or league) a match was played
+#: for and in which round (``competitions.CompetitionMatch``), read by its name as
+#: ``rating_changes`` is: this app imports neither.
+COMPETITION_LINK = "competition_link"
+
+#: The fields of ``API_MATCH_FIELDS`` that the link holds, not the match.
+LINK_FIELDS = ("tournament", "round")
+
 
 def _seats(*only: str) -> QuerySet[MatchSeat]:
     """A match's seats in seat order with their versions and bots: only the columns ``only``
@@ -41,8 +50,9 @@ def _with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
     seats = _seats().defer(
         "bot_version__failure_stderr", "bot_version__status_reason", "bot_version__bot__description"
     )
-    # rating_changes: the ratings app's rows for this match, by reverse relation (no import).
-    return qs.select_related("game", "tournament").prefetch_related(
+    # rating_changes: the ratings app's rows for this match, by reverse relation (no import);
+    # the tournament the page names, through the competition's link (a join: no query).
+    return qs.select_related("game", f"{COMPETITION_LINK}__tournament").prefetch_related(
         Prefetch("seats", seats), "rating_changes"
     )
 
@@ -74,9 +84,11 @@ def _for_api(qs: QuerySet[Match]) -> QuerySet[Match]:
     # the ratings app's per-seat changes, by reverse relation (matches does not import ratings)
     change_model = cast(type[Model], Match._meta.get_field("rating_changes").related_model)
     changes = change_model._default_manager.only("match", "seat", "elo_before", "elo_after")
+    columns = [f for f in API_MATCH_FIELDS if f not in LINK_FIELDS]
+    link = [f"{COMPETITION_LINK}__{f}" for f in LINK_FIELDS]
     return (
-        qs.select_related("game")
-        .only(*API_MATCH_FIELDS, "game__slug")
+        qs.select_related("game", COMPETITION_LINK)
+        .only(*columns, "game__slug", *link)
         .prefetch_related(Prefetch("seats", seats), Prefetch("rating_changes", changes))
     )
 

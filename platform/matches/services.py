@@ -68,14 +68,13 @@ def create_match(
     seed: int = 0,
     options: dict[str, Any] | None = None,
     time_control: dict[str, int] | None = None,
-    tournament: Any = None,
-    league: Any = None,
-    round: int = 0,
-    kind: str | None = None,
+    kind: str = MatchKind.STANDALONE,
     rated: bool = True,
 ) -> Match:
     """A queued match with one seat per version (in seat order). Checks player count, options
-    and time control here, so a bad setup is a ValidationError and never a failed task."""
+    and time control here, so a bad setup is a ValidationError and never a failed task. The
+    app that asks for the match (``kind``) keeps why on its own side, in the caller's
+    transaction (``competitions.services.scheduling``, ``ladder.services``)."""
     options = dict(options or {})
     try:
         engine = get_game(game.slug)
@@ -90,14 +89,6 @@ def create_match(
     for v in versions:
         if v.bot.game_id != game.pk:
             raise ValidationError(f"{v.label} is a bot for {v.bot.game.name}, not {game.name}.")
-    if kind is None:
-        kind = (
-            MatchKind.TOURNAMENT
-            if tournament
-            else MatchKind.LEAGUE
-            if league
-            else MatchKind.STANDALONE
-        )
     if kind != MatchKind.HUMAN and any(v.status == VersionStatus.PERSON for v in versions):
         # a seat that waits for a person nobody sent: only the play page seats people
         raise ValidationError("A person's seat can only be taken on the play page, not by a bot.")
@@ -107,9 +98,6 @@ def create_match(
             seed=clamp_seed(seed),
             options=options,
             time_control=time.to_json(),
-            tournament=tournament,
-            league=league,
-            round=round,
             kind=kind,
             rated=rated,
         )
@@ -222,7 +210,7 @@ def worker_name(node: str = "") -> str:
 def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -> Match:
     """Store the referee's ``MatchOutcome.to_json(replay=True)`` for ``match_id`` and announce
     it (``match_finished`` or ``match_failed``), in one transaction that locks the match's row,
-    then what the listeners change (in a fixed order: ratings, then competitions), then the
+    then what the listeners change (in their explicit order, ``matches.signals``), then the
     game's counter, last, so that the row all of a game's recordings share is held only until
     the commit.
 

@@ -9,7 +9,7 @@ import pytest
 from bots.services import ensure_builtin_bots
 from catalog.services import sync_games
 from competitions.management.commands.demo import demo_entrants
-from competitions.services import create_tournament, start_tournament
+from competitions.services.tournaments import create_tournament, start_tournament
 from matches.models import Match, MatchStatus
 from matches.services import create_match, dispatch_match
 from ratings.models import Rating
@@ -73,7 +73,8 @@ def test_leaderboard_after_a_tournament(page: Any, transactional_db: None) -> No
     )
     matches = start_tournament(tournament)
     assert matches and all(
-        m.status == MatchStatus.FINISHED for m in Match.objects.filter(tournament=tournament)
+        m.status == MatchStatus.FINISHED
+        for m in Match.objects.filter(competition_link__tournament=tournament)
     )
 
     page.goto("/games/tri-area/")

@@ -56,7 +56,7 @@ def test_tournament_formats_on_a_worker(
 ) -> None:
     from competitions.models import Tournament, TournamentStatus
     from competitions.selectors import tournament_standings
-    from competitions.services import create_tournament, start_tournament
+    from competitions.services.tournaments import create_tournament, start_tournament
     from matches.models import MatchStatus
 
     game, entrants = _field(size)
@@ -83,7 +83,7 @@ def test_tournament_formats_on_a_worker(
 
 def test_league_round_started_by_beat(redis_url: str, worker: WorkerProcess) -> None:
     from competitions.selectors import league_standings
-    from competitions.services import create_league
+    from competitions.services.leagues import create_league
     from django_celery_beat.schedulers import DatabaseScheduler
     from matches.models import Match, MatchStatus
 
@@ -96,8 +96,8 @@ def test_league_round_started_by_beat(redis_url: str, worker: WorkerProcess) -> 
         scheduler.tick()  # the league's entry is due: beat sends competitions.play_league_round
         _wait(
             lambda: (
-                Match.objects.filter(league=lg).count() == 2
-                and not Match.objects.filter(league=lg)
+                Match.objects.filter(competition_link__league=lg).count() == 2
+                and not Match.objects.filter(competition_link__league=lg)
                 .exclude(status=MatchStatus.FINISHED)
                 .exists()
             ),

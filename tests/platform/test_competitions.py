@@ -6,7 +6,8 @@ import pytest
 from bots.models import Bot
 from competitions.models import League, Tournament, TournamentStatus
 from competitions.selectors import tournament_standings
-from competitions.services import create_tournament, run_league_round, start_tournament
+from competitions.services.leagues import run_league_round
+from competitions.services.tournaments import create_tournament, start_tournament
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from matches.models import Match, MatchStatus
@@ -167,7 +168,9 @@ def test_tournament_page_standings_follow_each_recorded_match(
 
     assert played_and_wins() == [(0, 0)] * 3
     assert played_and_wins() == [(0, 0)] * 3  # drawn from the cache, same answer
-    for n, match in enumerate(Match.objects.filter(tournament=t).order_by("pk"), start=1):
+    for n, match in enumerate(
+        Match.objects.filter(competition_link__tournament=t).order_by("pk"), start=1
+    ):
         with django_capture_on_commit_callbacks(execute=True):
             dispatch_match(match)
         rows = played_and_wins()

@@ -19,7 +19,8 @@ def test_each_games_tournament_gets_its_own_seeds(db, capsys) -> None:
     # within a tournament, seat rotations may replay a deal on purpose (shared deals); across
     # the games' tournaments no match seed repeats (they once all started from the same one)
     by_tournament = [
-        set(Match.objects.filter(tournament=t).values_list("seed", flat=True)) for t in tournaments
+        set(Match.objects.filter(competition_link__tournament=t).values_list("seed", flat=True))
+        for t in tournaments
     ]
     assert all(by_tournament) and not by_tournament[0] & by_tournament[1]
     assert {t.seed for t in tournaments} == {

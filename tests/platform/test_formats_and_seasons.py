@@ -11,13 +11,8 @@ import pytest
 from bots.models import BotVersion
 from competitions.models import LeagueStanding, Season, TournamentEntry, TournamentStatus
 from competitions.selectors import league_standings, tournament_standings
-from competitions.services import (
-    create_league,
-    create_tournament,
-    current_season,
-    run_league_round,
-    start_tournament,
-)
+from competitions.services.leagues import create_league, current_season, run_league_round
+from competitions.services.tournaments import create_tournament, start_tournament
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django_celery_beat.models import PeriodicTask
@@ -88,7 +83,7 @@ def test_knockout_ends_with_one_winner(games, django_capture_on_commit_callbacks
     rows = tournament_standings(t)
     assert [r.eliminated for r in rows] == [False, True, True, True]
     assert t.current_round == 1 and t.matches.count() == 3  # semi-finals, final
-    final = t.matches.get(round=1)
+    final = t.matches.get(competition_link__round=1)
     winner = final.seats.get(rank=1).bot_version_id
     assert rows[0].version.pk == winner
 
@@ -165,7 +160,9 @@ def test_league_seasons_keep_season_and_all_time_tables(games, django_capture_on
     # Swiss pairing over the season's stored rows: nobody meets the same bot twice in season 1.
     first = [
         frozenset(m.seats.values_list("bot_version__bot_id", flat=True))
-        for m in Match.objects.filter(league=lg, round__in=[1, 2])
+        for m in Match.objects.filter(
+            competition_link__league=lg, competition_link__round__in=[1, 2]
+        )
     ]
     assert len(set(first)) == 4
     all_time = league_standings(lg)

@@ -239,7 +239,7 @@ def test_platform_errors_never_count(user_bot: Bot, builtin_versions, rounds) ->
 def test_a_qualification_locks_its_version_not_the_bot(
     user_bot: Bot, builtin_versions: Any, monkeypatch: Any
 ) -> None:
-    """Another session holds the bot's row (its owner saving it, say) while a qualification
+    """Another session holds the bot's row (its owner saving an edit) while a qualification
     is recorded and while one is made: neither waits for it (they lock the version's row
     only, ``of=("self",)``; with the bot joined under ``FOR UPDATE`` they waited)."""
     import psycopg
@@ -251,6 +251,9 @@ def test_a_qualification_locks_its_version_not_the_bot(
 
     if connection.vendor != "postgresql":
         missing_service("this test needs DATABASE_URL to name a PostgreSQL server")
+    from ladder.tasks import qualify
+
+    monkeypatch.setattr(qualify, "delay", lambda version_id: None)  # made below, under the lock
     monkeypatch.setattr(services, "_send", lambda match: None)  # made, not played yet
     s = connection.settings_dict
     blocker = psycopg.connect(
@@ -261,12 +264,14 @@ def test_a_qualification_locks_its_version_not_the_bot(
         with connection.cursor() as cur:
             cur.execute("SET lock_timeout = '3s'")  # a wait on the bot's row fails the test
         with blocker.cursor() as cur:
-            cur.execute("SELECT id FROM bots_bot WHERE id = %s FOR UPDATE", [user_bot.pk])
+            # the owner's edit of the bot, not yet committed
+            cur.execute("UPDATE bots_bot SET description = 'mine' WHERE id = %s", [user_bot.pk])
         version.refresh_from_db()
-        if version.status != VersionStatus.QUALIFYING:  # the check's task made none yet
-            services.start_qualification(version)
-        match = Match.objects.get(ladder__version=version)
-        outcome = play(match_spec(match), sandbox="process").to_json(replay=True)
+        assert version.status == VersionStatus.UPLOADED  # checked
+        match = services.start_qualification(version)
+        assert match is not None
+        spec = match_spec(match)
+        outcome = play(spec, sandbox="process", allow_unsafe=True).to_json(replay=True)
         record_outcome(match.pk, outcome)
     finally:
         blocker.rollback()

@@ -10,7 +10,8 @@ from bots.models import Bot, BotVersion
 from bots.services import create_bot
 from catalog.models import Game
 from competitions.models import League, Tournament, TournamentStatus
-from competitions.services import create_league, create_tournament, run_league_round
+from competitions.services.leagues import create_league, run_league_round
+from competitions.services.tournaments import create_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
@@ -313,7 +314,7 @@ def test_league_pages_show_real_data(client: Client, played_league: League, thre
         assert v.bot.name in standings
     assert standings.count('<td class="num">2</td>') >= 3  # each bot played both rounds
     matches = html.split("<h2>Latest matches</h2>")[1]
-    for m in Match.objects.filter(league=played_league):
+    for m in Match.objects.filter(competition_link__league=played_league):
         assert f'href="/matches/{m.pk}/"' in matches
     assert "Play a round now" not in html
 
@@ -370,7 +371,9 @@ def test_organiser_creates_a_league_and_plays_a_round(
     assert lg.rounds_played == 1
     page = client.get(r["Location"]).content.decode()
     assert "Daily: round 1 is on its way to the workers" in page
-    assert Match.objects.filter(league=lg, status=MatchStatus.FINISHED).count() == 1
+    assert (
+        Match.objects.filter(competition_link__league=lg, status=MatchStatus.FINISHED).count() == 1
+    )
 
 
 def test_yes_no_options_become_booleans(client: Client, organiser: Any, games) -> None:

@@ -29,7 +29,11 @@ def test_a_second_beat_tick_does_not_play_the_round_again(games: Any) -> None:
     assert play_league_round(league.pk) == 0
     league.refresh_from_db()
     assert league.rounds_played == 1
-    assert set(Match.objects.filter(league=league).values_list("round", flat=True)) == {1}
+    assert set(
+        Match.objects.filter(competition_link__league=league).values_list(
+            "competition_link__round", flat=True
+        )
+    ) == {1}
 
 
 def test_a_match_being_recorded_keeps_its_bots_busy(trnd: Any, three_versions: Any) -> None:

@@ -82,7 +82,7 @@ def test_workers_without_shared_disk_share_a_tournament(
     request: Any,
     tmp_path: Path,
 ) -> None:
-    from competitions.services import create_tournament, start_tournament
+    from competitions.services.tournaments import create_tournament, start_tournament
     from matches.models import Match
     from meeple.env import code_storage
 
@@ -143,7 +143,9 @@ def test_workers_without_shared_disk_share_a_tournament(
         return tournament.status == "finished"
 
     wait_for("the tournament to finish", tournament_done, logs=lambda: w1.logs() + w2.logs())
-    ids = list(Match.objects.filter(tournament=tournament).values_list("pk", flat=True))
+    ids = list(
+        Match.objects.filter(competition_link__tournament=tournament).values_list("pk", flat=True)
+    )
     assert len(ids) == 12
     wait_status(ids, {"finished", "error"}, w1, w2)
 

@@ -116,7 +116,7 @@ def test_a_held_tournament_recording_does_not_hold_the_game(arena: Any) -> None:
     match of the same game, between other bots, records meanwhile. Before, the tournament's
     receiver had locked the game's row (``select_related("game")`` under ``FOR UPDATE``) and
     the game's counter was updated before the listeners ran."""
-    from competitions.services import create_tournament, start_tournament
+    from competitions.services.tournaments import create_tournament, start_tournament
     from django.db import connection
     from matches.models import Match
     from matches.services import match_spec, record_outcome
@@ -151,7 +151,8 @@ def test_a_held_tournament_recording_does_not_hold_the_game(arena: Any) -> None:
         finally:
             connection.close()
 
-    match_finished.connect(hold, weak=False, dispatch_uid="test.hold")
+    # After every real listener: the tournament's row and the ratings are held meanwhile.
+    match_finished.connect(hold, order=10_000, uid="test.hold")
     recorder = threading.Thread(target=record_in_cup)
     try:
         recorder.start()
@@ -166,7 +167,7 @@ def test_a_held_tournament_recording_does_not_hold_the_game(arena: Any) -> None:
     finally:
         release.set()
         recorder.join(timeout=60)
-        match_finished.disconnect(dispatch_uid="test.hold")
+        match_finished.disconnect("test.hold")
     assert not errors, errors
     statuses = dict(Match.objects.values_list("pk", "status"))
     assert statuses[in_cup.pk] == statuses[friendly.pk] == "finished"

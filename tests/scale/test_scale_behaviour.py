@@ -184,12 +184,8 @@ def test_stored_standings_equal_a_recomputation(
     history: History, django_capture_on_commit_callbacks: Any
 ) -> None:
     from competitions.models import LeagueStanding, TournamentEntry
-    from competitions.services import (
-        create_league,
-        create_tournament,
-        run_league_round,
-        start_tournament,
-    )
+    from competitions.services.leagues import create_league, run_league_round
+    from competitions.services.tournaments import create_tournament, start_tournament
 
     history.add_bots(6)
     t = create_tournament(

@@ -6,12 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from competitions.services import (
-    create_league,
-    create_tournament,
-    run_league_round,
-    start_tournament,
-)
+from competitions.services.leagues import create_league, run_league_round
+from competitions.services.tournaments import create_tournament, start_tournament
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 

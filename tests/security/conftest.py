@@ -12,13 +12,14 @@ import pytest
 from bots.models import Bot, BotVersion
 from bots.services import create_bot, ensure_builtin_bots, upload_version
 from catalog.services import sync_games
-from competitions.models import League, Tournament
+from competitions.models import CompetitionMatch, League, Tournament
 from competitions.permissions import ORGANISERS_GROUP
-from competitions.services import create_league, create_tournament
+from competitions.services.leagues import create_league
+from competitions.services.tournaments import create_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
-from matches.models import Match, MatchSeat
+from matches.models import Match, MatchKind, MatchSeat
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -111,10 +112,11 @@ def world(db: None) -> World:
     )
     match = Match.objects.create(
         game=trnd,
-        tournament=tournament,
+        kind=MatchKind.TOURNAMENT,
         status="finished",
         result={"scores": [2, 1, 0], "ranks": [1, 2, 3], "reason": "normal"},
     )
+    CompetitionMatch.objects.create(match=match, tournament=tournament)
     MatchSeat.objects.create(
         match=match,
         seat=0,

@@ -19,7 +19,7 @@ from foundation.workers import background_workers
 
 from competitions.models import Tournament
 from competitions.progress import console, follow_tournament, print_standings
-from competitions.services import create_tournament, start_tournament
+from competitions.services.tournaments import create_tournament, start_tournament
 from games.registry import slugs
 
 DEFAULT_SERVE = "127.0.0.1:8000"

@@ -9,7 +9,7 @@ from foundation.workers import background_workers
 
 from competitions.models import League
 from competitions.progress import play_matches
-from competitions.services import due_leagues, run_league_round
+from competitions.services.leagues import due_leagues, run_league_round
 
 
 class Command(BaseCommand):

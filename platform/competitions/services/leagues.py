@@ -1,0 +1,253 @@
+"""Leagues: every bot of a game, in seasons, a round on Celery beat's clock (or "play a round
+now"), tables paired Swiss-style from the season's stored standings."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from bots.selectors import current_versions
+from catalog.models import Game
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from foundation import stamps
+from matches.models import Match
+from matches.services import clamp_seed, dispatch_match
+
+from arena.formats import FormatOptions, StandingRow, match_points, next_round
+from arena.ratings import update_standings
+from competitions.models import CompetitionMatch, League, LeagueStanding, Season, TableStats
+from competitions.selectors import table_stamp_key
+from competitions.services.scheduling import Table, create_round_matches
+from competitions.services.tables import seat_record
+from games.rng import derive_seed
+
+#: A league plays at least once a month and at most once an hour.
+LEAGUE_MAX_EVERY_HOURS = 24 * 31
+
+
+#: The Celery task that beat runs for each league (its clock: ``PeriodicTask`` "League <id>").
+LEAGUE_TASK = "competitions.play_league_round"
+
+
+def create_league(
+    *,
+    game: Game,
+    name: str,
+    every_hours: int = 24,
+    players_per_match: int = 2,
+    rounds_per_season: int = 30,
+    seed: int = 0,
+    is_active: bool = True,
+    organiser: User | None = None,
+) -> League:
+    """A league of every bot of ``game``, with its first season open and its beat schedule
+    (first round due at once, then every ``every_hours``)."""
+    if not name.strip():
+        raise ValidationError("A league needs a name.")
+    if not game.min_players <= players_per_match <= game.max_players:
+        raise ValidationError(
+            f"{game.name} is played by {game.players_label} players, not {players_per_match}."
+        )
+    if not 1 <= every_hours <= LEAGUE_MAX_EVERY_HOURS:
+        raise ValidationError(
+            f"A league plays a round every 1 to {LEAGUE_MAX_EVERY_HOURS} hours, not {every_hours}."
+        )
+    if not 1 <= rounds_per_season <= 1000:
+        raise ValidationError(f"A season has 1 to 1000 rounds, not {rounds_per_season}.")
+    with transaction.atomic():
+        lg = League.objects.create(
+            game=game,
+            name=name.strip(),
+            organiser=organiser,
+            every_hours=every_hours,
+            players_per_match=players_per_match,
+            rounds_per_season=rounds_per_season,
+            seed=clamp_seed(seed),
+            is_active=is_active,
+        )
+        _open_season(lg, timezone.now())
+        sync_league_schedule(lg, due_now=True)
+    return lg
+
+
+def enqueue_league_round(league: League) -> None:
+    """ "Play a round now": a worker schedules the next round (hundreds of matches in a big
+    league), never the request; sent twice, it plays one round."""
+    from competitions.tasks import play_league_round_now
+
+    number = league.rounds_played + 1
+    transaction.on_commit(lambda: play_league_round_now.delay(league.pk, number))
+
+
+def sync_league_schedule(league: League, *, due_now: bool = False) -> None:
+    """The league's beat entry (``django_celery_beat``'s ``PeriodicTask`` "League <id>"),
+    following ``every_hours`` and ``is_active``; ``due_now`` makes its next tick play a round."""
+    from django_celery_beat.models import IntervalSchedule, PeriodicTask
+
+    every, _ = IntervalSchedule.objects.get_or_create(
+        every=league.every_hours, period=IntervalSchedule.HOURS
+    )
+    defaults: dict[str, Any] = {
+        "task": LEAGUE_TASK,
+        "interval": every,
+        "args": json.dumps([league.pk]),
+        "enabled": league.is_active,
+        "description": f"Play a round of the league {league.name!r} (competitions.services).",
+    }
+    if due_now:
+        defaults["last_run_at"] = timezone.now() - timedelta(hours=league.every_hours)
+    PeriodicTask.objects.update_or_create(name=f"League {league.pk}", defaults=defaults)
+
+
+def _open_season(lg: League, now: datetime) -> Season:
+    last = lg.seasons.order_by("-number").first()
+    return Season.objects.create(
+        league=lg,
+        number=(last.number + 1) if last else 1,
+        starts_at=now,
+        ends_at=now + timedelta(hours=lg.every_hours * lg.rounds_per_season),
+        rounds=lg.rounds_per_season,
+        first_round=lg.rounds_played + 1,
+    )
+
+
+def current_season(lg: League, now: datetime | None = None) -> Season:
+    """The season the next round belongs to: the open one, or a new one once it has played
+    its rounds or passed its end (the league rolls into its next season)."""
+    now = now or timezone.now()
+    season = lg.seasons.filter(finished_at__isnull=True).order_by("-number").first()
+    if season is not None and (
+        season.rounds_played >= season.rounds or (season.ends_at and season.ends_at <= now)
+    ):
+        season.finished_at = now
+        season.save(update_fields=["finished_at"])
+        season = None
+    return season or _open_season(lg, now)
+
+
+def due_leagues(now: Any = None) -> list[League]:
+    """Active leagues whose next round is due (for ``manage.py run_leagues``; beat does the
+    same on its own clock)."""
+    now = now or timezone.now()
+    return [
+        lg
+        for lg in League.objects.filter(is_active=True).select_related("game")
+        if lg.last_run_at is None or lg.last_run_at + timedelta(hours=lg.every_hours) <= now
+    ]
+
+
+def beat_round_due(lg: League, now: datetime) -> bool:
+    """Whether a beat tick may play the league's next round: no round in the last half of its
+    interval. Beat decides when a round is due; this only refuses a tick sent twice (two beats)
+    or right after "play a round now", while a tick that comes a little early (the last round
+    was recorded a little after its tick) still plays."""
+    return lg.last_run_at is None or lg.last_run_at + timedelta(hours=lg.every_hours / 2) <= now
+
+
+def run_league_round(league: League, *, dispatch: bool = True) -> list[Match]:
+    """Schedule the league's next round: every bot of the game (its current version) plays at
+    most one match, tables paired Swiss-style from the season's stored standings (points,
+    opponents met, seats used: no replay of past rounds). Fewer bots than seats: no match, the
+    round still counts."""
+    with transaction.atomic():
+        # The league's row only: the game's row is every recording's (its match counter).
+        lg = League.objects.select_for_update(of=("self",)).select_related("game").get(pk=league.pk)
+        now = timezone.now()
+        season = current_season(lg, now)
+        versions = {str(bot_id): v for bot_id, v in current_versions(lg.game).items()}
+        players = lg.game.clamp_players(lg.players_per_match)
+        number = lg.rounds_played + 1
+        matches: list[Match] = []
+        if len(versions) >= players:
+            stored = {
+                str(st.bot_id): StandingRow.from_json(st.row)
+                for st in LeagueStanding.objects.filter(
+                    season=season, bot_id__in=map(int, versions)
+                )
+            }
+            # Seeding 1..n by bot age (the format's tie-break of last resort).
+            rows = {
+                k: replace(stored.get(k) or StandingRow(bot=k, seed=i), seed=i)
+                for i, k in enumerate(sorted(versions, key=int), start=1)
+            }
+            index = number - season.first_round
+            opts = FormatOptions(players=players, rounds=index + 1, seed=lg.seed)
+            rnd = next_round("swiss", rows, index, opts)
+            tables = [
+                Table(
+                    [versions[k] for k in sm.bots], derive_seed(lg.seed, "league", number, sm.seed)
+                )
+                for sm in (rnd.matches if rnd else [])
+            ]
+            matches = create_round_matches(lg, round=number, game=lg.game, tables=tables)
+        lg.rounds_played = number
+        lg.last_run_at = now
+        lg.save(update_fields=["rounds_played", "last_run_at"])
+        season.rounds_played += 1
+        season.save(update_fields=["rounds_played"])
+        if dispatch:
+            for m in matches:
+                transaction.on_commit(partial(dispatch_match, m))
+    league.refresh_from_db()
+    return matches
+
+
+def league_match_ended(link: CompetitionMatch, seats: Sequence[Any]) -> None:
+    """Fold a recorded league match into the season's and the all-time standings of its bots
+    (inside the match's recording transaction; rows locked in primary-key order)."""
+    league_id = link.league_id
+    assert league_id is not None  # the receiver sends league matches only
+    season = (
+        Season.objects.filter(league_id=league_id, first_round__lte=link.round)
+        .order_by("-first_round")
+        .first()
+    )
+    bot_ids = [s.bot_version.bot_id for s in seats]
+    if len(set(bot_ids)) != len(bot_ids):
+        return  # one bot in two seats: not a league match the table can count
+    key = table_stamp_key(league_id)
+    transaction.on_commit(lambda: stamps.bump(key))
+    for scope in (season, None):
+        LeagueStanding.objects.bulk_create(
+            [LeagueStanding(league_id=league_id, season=scope, bot_id=b) for b in bot_ids],
+            ignore_conflicts=True,
+        )
+        rows = {
+            st.bot_id: st
+            for st in LeagueStanding.objects.select_for_update()
+            .filter(league_id=league_id, season=scope, bot_id__in=bot_ids)
+            .order_by("pk")
+        }
+        _fold(rows, [rows[b] for b in bot_ids], seats)
+
+
+def _fold(
+    rows: dict[int, LeagueStanding], ordered: list[LeagueStanding], seats: Sequence[Any]
+) -> None:
+    ranks = [int(s.rank) for s in seats]
+    keys = [str(st.bot_id) for st in ordered]
+    table = update_standings(
+        {k: st.standing(k) for k, st in zip(keys, ordered, strict=True)}, seat_record(keys, seats)
+    )
+    for seat, (st, pts) in enumerate(zip(ordered, match_points(ranks), strict=True)):
+        row = (
+            StandingRow.from_json(st.row)
+            if st.row
+            else StandingRow(bot=str(st.bot_id), seed=st.bot_id)
+        )
+        row.count_match(seat, keys, ranks, pts)
+        new = table[str(st.bot_id)]
+        st.row = row.to_json()
+        st.points = row.points
+        st.take(new)
+        st.ordinal = new.ordinal
+    LeagueStanding.objects.bulk_update(
+        list(rows.values()), ["row", "points", "ordinal", *TableStats.STAT_FIELDS]
+    )

@@ -1,0 +1,60 @@
+"""A competition's matches: each made by ``matches.services.create_match`` with its
+:class:`CompetitionMatch` link (tournament or league, and round) in the same transaction, so
+that no match of a competition exists without its link."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bots.models import BotVersion
+from catalog.models import Game
+from django.db import transaction
+from matches.models import Match, MatchKind
+from matches.services import create_match
+
+from competitions.models import CompetitionMatch, League, Tournament
+
+
+@dataclass(frozen=True)
+class Table:
+    """One match to make: its seats' versions in seat order, and its seed."""
+
+    versions: Sequence[BotVersion]
+    seed: int
+
+
+def create_round_matches(
+    competition: Tournament | League,
+    *,
+    round: int,
+    game: Game,
+    tables: Sequence[Table],
+    options: dict[str, Any] | None = None,
+) -> list[Match]:
+    """Queued matches of round ``round`` of a tournament or a league, one per table, each
+    linked to its competition (the links in one insert). Checks as ``create_match`` does."""
+    tournament = competition if isinstance(competition, Tournament) else None
+    league = competition if isinstance(competition, League) else None
+    kind = MatchKind.TOURNAMENT if tournament else MatchKind.LEAGUE
+    with transaction.atomic():
+        matches = [
+            create_match(game=game, versions=t.versions, seed=t.seed, options=options, kind=kind)
+            for t in tables
+        ]
+        CompetitionMatch.objects.bulk_create(
+            [
+                CompetitionMatch(match=m, tournament=tournament, league=league, round=round)
+                for m in matches
+            ]
+        )
+    return matches
+
+
+def link_of(match: Match) -> CompetitionMatch | None:
+    """The competition a match was played for (None: not a competition's match). A match of
+    another app's kind (ladder, challenge, people) costs no query."""
+    if match.kind not in (MatchKind.TOURNAMENT, MatchKind.LEAGUE, MatchKind.STANDALONE):
+        return None  # standalone: matches made before kinds existed may still be linked
+    return CompetitionMatch.objects.filter(match_id=match.pk).first()

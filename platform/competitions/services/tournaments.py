@@ -1,0 +1,305 @@
+"""Tournaments: a draft, its start (entrants' rows, the first round), and each later round,
+scheduled inside the recording of the last match of the round before it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from bots.models import BotVersion
+from catalog.models import Game
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from matches.models import Match, MatchStatus
+from matches.services import clamp_seed, dispatch_match
+
+from arena.formats import (
+    FORMAT_NAMES,
+    FormatError,
+    FormatOptions,
+    Result,
+    StandingRow,
+    check_format,
+    new_standings,
+    next_round,
+    ranking,
+    record_round,
+    total_matches,
+)
+from arena.ratings import update_standings
+from competitions.models import (
+    CompetitionMatch,
+    TableStats,
+    Tournament,
+    TournamentEntry,
+    TournamentFormat,
+    TournamentStatus,
+)
+from competitions.services.scheduling import Table, create_round_matches
+from competitions.services.tables import seat_record
+from games.base import GameError
+from games.registry import get_game
+
+log = logging.getLogger(__name__)
+
+#: A tournament may schedule at most this many matches (a typo must not queue a million).
+MAX_TOURNAMENT_MATCHES = 2000
+
+
+def format_options(t: Tournament) -> FormatOptions:
+    """The tournament's settings as ``arena.formats`` takes them."""
+    return FormatOptions(
+        players=t.players_per_match,
+        rounds=None if t.format == TournamentFormat.KNOCKOUT else t.rounds,
+        games_per_table=t.games_per_pairing,
+        advance=t.advance,
+        seed=t.seed,
+    )
+
+
+def create_tournament(
+    *,
+    organiser: User,
+    game: Game,
+    name: str,
+    entrants: Sequence[BotVersion],
+    format: str = TournamentFormat.ROUND_ROBIN,
+    players_per_match: int = 2,
+    games_per_pairing: int = 1,
+    rounds: int | None = None,
+    advance: int = 1,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    max_matches: int | None = None,
+) -> Tournament:
+    """A draft tournament; checks the field, the format and the game's options."""
+    if not name.strip():
+        raise ValidationError("A tournament needs a name.")
+    if format not in TournamentFormat.values:
+        raise ValidationError(f"Unknown format {format!r}: one of {', '.join(FORMAT_NAMES)}.")
+    if not game.min_players <= players_per_match <= game.max_players:
+        raise ValidationError(
+            f"{game.name} is played by {game.players_label} players, not {players_per_match}."
+        )
+    if games_per_pairing < 1:
+        raise ValidationError("Each pairing must play at least one game.")
+    if max_matches is not None and max_matches < 1:
+        raise ValidationError("A tournament must play at least one match.")
+    if max_matches is not None and format != TournamentFormat.ROUND_ROBIN:
+        raise ValidationError("Only a round robin can be cut at a number of matches.")
+    if format == TournamentFormat.KNOCKOUT and rounds:
+        raise ValidationError("A knockout plays until one winner: leave the rounds empty.")
+    wrong = [v.label for v in entrants if v.bot.game_id != game.pk]
+    if wrong:
+        raise ValidationError(f"Not bots for {game.name}: {', '.join(wrong)}.")
+    try:
+        get_game(game.slug).check_options(dict(options or {}))
+    except GameError as exc:
+        raise ValidationError(str(exc)) from exc
+    with transaction.atomic():
+        t = Tournament.objects.create(
+            organiser=organiser,
+            game=game,
+            name=name.strip(),
+            format=format,
+            players_per_match=players_per_match,
+            games_per_pairing=games_per_pairing,
+            rounds=rounds,
+            advance=advance,
+            seed=clamp_seed(seed),
+            options=dict(options or {}),
+            max_matches=max_matches,
+        )
+        t.entrants.set(entrants)
+    return t
+
+
+def planned_matches(t: Tournament, entrants: int) -> int:
+    """How many matches the tournament will play (the round robin's cut included)."""
+    total = total_matches(t.format, entrants, format_options(t))
+    return min(total, t.max_matches) if t.max_matches else total
+
+
+def check_start(t: Tournament) -> tuple[list[BotVersion], int]:
+    """The entrants of a draft tournament and the matches its format will play; a
+    ValidationError saying why when it cannot start."""
+    if t.status != TournamentStatus.DRAFT:
+        raise ValidationError(f"{t.name} has already been started.")
+    entrants = list(t.entrants.select_related("bot").order_by("pk"))
+    if len(entrants) < t.players_per_match:
+        raise ValidationError(
+            f"{t.name} needs at least {t.players_per_match} entrants (it has {len(entrants)})."
+        )
+    try:
+        check_format(t.format, len(entrants), format_options(t))
+        planned = planned_matches(t, len(entrants))
+    except FormatError as exc:
+        raise ValidationError(str(exc)) from exc
+    if planned > MAX_TOURNAMENT_MATCHES:
+        raise ValidationError(
+            f"{t.name} would play {planned} matches; the limit is "
+            f"{MAX_TOURNAMENT_MATCHES}. Fewer entrants or games per pairing."
+        )
+    return entrants, planned
+
+
+def enqueue_start(tournament: Tournament) -> None:
+    """ "Start" from a page or the API: check the draft now (a clear error for the organiser),
+    then let a worker store the rows and schedule the first round
+    (``competitions.start_tournament``); the page shows the progress."""
+    from competitions.tasks import start_tournament_task
+
+    check_start(tournament)
+    transaction.on_commit(lambda: start_tournament_task.delay(tournament.pk))
+
+
+def start_tournament(tournament: Tournament, *, dispatch: bool = True) -> list[Match]:
+    """Start a draft tournament: store every entrant's standing row and schedule the first
+    round (status ``running``); each later round is scheduled when the last match of the one
+    before it ends (:func:`tournament_match_ended`). Unless ``dispatch=False`` the matches go
+    to the workers once the transaction commits. Returns the first round's matches."""
+    with transaction.atomic():
+        t = (
+            Tournament.objects.select_for_update(of=("self",))
+            .select_related("game")
+            .get(pk=tournament.pk)
+        )
+        entrants, planned = check_start(t)
+        rows = new_standings([str(v.pk) for v in entrants])
+        TournamentEntry.objects.bulk_create(
+            [
+                TournamentEntry(tournament=t, version=v, seed=i, row=rows[str(v.pk)].to_json())
+                for i, v in enumerate(entrants, start=1)
+            ]
+        )
+        t.status = TournamentStatus.RUNNING
+        t.started_at = timezone.now()
+        t.planned_matches = planned
+        t.save(update_fields=["status", "started_at", "planned_matches"])
+        matches = _schedule_from(t, rows, 0, dispatch=dispatch)
+    tournament.refresh_from_db()
+    return matches
+
+
+def _schedule_from(
+    t: Tournament, rows: dict[str, StandingRow], number: int, *, dispatch: bool
+) -> list[Match]:
+    """Schedule round ``number`` (or the first later round that has matches: a round of byes
+    only is recorded at once); finish the tournament when the format has no more rounds or the
+    round robin's cut is reached. Inside the caller's transaction, the tournament locked."""
+    opts = format_options(t)
+    while True:
+        left = (t.max_matches - t.scheduled_matches) if t.max_matches else None
+        rnd = next_round(t.format, rows, number, opts) if left is None or left > 0 else None
+        if rnd is None:
+            _finish(t, rows)
+            return []
+        planned = rnd.matches if left is None else rnd.matches[:left]
+        t.current_round = number
+        if planned:
+            by_key = {str(e.version_id): e.version for e in _entries(t)}
+            matches = create_round_matches(
+                t,
+                round=number,
+                game=t.game,
+                tables=[Table([by_key[k] for k in sm.bots], sm.seed) for sm in planned],
+                options=t.options,
+            )
+            t.scheduled_matches += len(matches)
+            t.save(update_fields=["current_round", "scheduled_matches"])
+            if dispatch:
+                for m in matches:
+                    transaction.on_commit(partial(dispatch_match, m))
+            return matches
+        rows = record_round(t.format, rows, number, [], opts)
+        _save_rows(t, rows)
+        number += 1
+
+
+def _entries(t: Tournament) -> list[TournamentEntry]:
+    return list(t.entries.select_related("version__bot").order_by("pk"))
+
+
+def _save_rows(t: Tournament, rows: dict[str, StandingRow]) -> None:
+    """Store the format's rows and the ranking's positions on the entries."""
+    order = {row.bot: i for i, row in enumerate(ranking(t.format, rows), start=1)}
+    entries = _entries(t)
+    for e in entries:
+        row = rows[str(e.version_id)]
+        e.row = row.to_json()
+        e.points = row.points
+        e.eliminated = row.eliminated
+        e.position = order.get(row.bot)
+    TournamentEntry.objects.bulk_update(entries, ["row", "points", "eliminated", "position"])
+
+
+def _finish(t: Tournament, rows: dict[str, StandingRow]) -> None:
+    _save_rows(t, rows)
+    t.status = TournamentStatus.FINISHED
+    t.finished_at = timezone.now()
+    t.save(update_fields=["status", "finished_at", "current_round", "scheduled_matches"])
+
+
+def tournament_match_ended(link: CompetitionMatch, seats: Sequence[Any] | None) -> None:
+    """A match of a tournament was recorded (``seats`` given) or failed (None). Runs inside
+    that match's recording transaction: the tournament's row is locked first, so two matches
+    ending at once cannot both miss (or both make) the end of a round. Updates the entrants'
+    statistics, and when it was the round's last match, records the round in the format's
+    rows and schedules the next one (or finishes the tournament)."""
+    assert link.tournament_id is not None  # the receiver sends tournament matches only
+    # The tournament's row only, not the game's it joins: a session that goes silent while
+    # recording must not hold the row every recording of the game needs.
+    t = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("game")
+        .filter(pk=link.tournament_id)
+        .first()
+    )
+    if t is None or t.status != TournamentStatus.RUNNING:
+        return
+    if seats:
+        _add_to_table(t, seats)
+    if link.round != t.current_round:
+        return  # a late re-run of an earlier round: its statistics count, the plan has moved on
+    round_matches = list(
+        t.matches.filter(competition_link__round=t.current_round)
+        .prefetch_related("seats")
+        .order_by("pk")
+    )
+    if any(not m.is_done for m in round_matches):
+        return
+    results = []
+    for m in round_matches:
+        ordered = sorted(m.seats.all(), key=lambda s: s.seat)
+        bots = tuple(str(s.bot_version_id) for s in ordered)
+        finished = m.status == MatchStatus.FINISHED
+        ranks = tuple(int(s.rank or 0) for s in ordered) if finished else None
+        results.append(Result(bots, ranks))
+    before = {str(e.version_id): StandingRow.from_json(e.row) for e in _entries(t)}
+    after = record_round(t.format, before, t.current_round, results, format_options(t))
+    _save_rows(t, after)
+    _schedule_from(t, after, t.current_round + 1, dispatch=True)
+
+
+def _add_to_table(t: Tournament, seats: Sequence[Any]) -> None:
+    """Fold one finished match into the entrants' statistics (fresh Elo and OpenSkill over
+    this tournament only), locking their rows in primary-key order."""
+    keys = [str(s.bot_version_id) for s in seats]
+    entries = {
+        str(e.version_id): e
+        for e in TournamentEntry.objects.select_for_update()
+        .filter(tournament=t, version_id__in=[int(k) for k in keys])
+        .order_by("pk")
+    }
+    if len(entries) != len(set(keys)):
+        return  # not all seats are entrants (cannot happen for scheduled matches)
+    table = update_standings(
+        {k: e.standing(k) for k, e in entries.items()}, seat_record(keys, seats)
+    )
+    for k, e in entries.items():
+        e.take(table[k])
+    TournamentEntry.objects.bulk_update(list(entries.values()), list(TableStats.STAT_FIELDS))
