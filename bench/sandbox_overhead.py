@@ -154,16 +154,13 @@ def start_costs(sb: DockerSandbox, code, repeat: int) -> tuple[float, float]:
     return median_ms(ours), median_ms(bare)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="fewer repetitions")
-    ap.add_argument("--json", type=Path, help="also write the figures here")
-    args = ap.parse_args(argv)
-    rep, n_rt = (3, 300) if args.quick else (5, 2000)
-
-    docker: DockerSandbox | None = DockerSandbox(pool_size=0)
+def measure(quick: bool) -> tuple[dict[str, float], tuple[str, int, int]]:
+    """Every figure (``fig``), and the match measured: (game, seats, decisions)."""
+    rep = 3 if quick else 5
+    cold = DockerSandbox(pool_size=0)
+    docker: DockerSandbox | None = cold
     try:
-        docker.check()
+        cold.check()
     except SandboxError as e:
         print(f"note: Docker rows skipped: {e}", file=sys.stderr)
         docker = None
@@ -179,7 +176,20 @@ def main(argv: list[str] | None = None) -> int:
         fig["match_docker_ms"] = time_match(game, players, docker, rep)
         pooled = DockerSandbox(pool_size=players)
         fig["match_docker-pool_ms"] = time_match(game, players, pooled, rep)
+    try:
+        fig.update(per_bot_costs(process, docker, pooled, quick))
+    finally:
+        if pooled is not None and pooled.pool is not None:
+            pooled.pool.shutdown()
+    return fig, (game, players, decisions)
 
+
+def per_bot_costs(
+    process: Sandbox, docker: DockerSandbox | None, pooled: DockerSandbox | None, quick: bool
+) -> dict[str, float]:
+    """Round trips through each backend and over a raw pipe; container and pool starts."""
+    rep, n_rt = (3, 300) if quick else (5, 2000)
+    fig: dict[str, float] = {}
     tmp = Path(tempfile.mkdtemp())
     (tmp / "echo.py").write_text(ECHO)
     code = prepare_bot(tmp / "echo.py")
@@ -197,78 +207,62 @@ def main(argv: list[str] | None = None) -> int:
             fig["start_pool_ms"] = pool_start_ms(pooled, code, rep)
     finally:
         release_bot(code)
-        if pooled is not None and pooled.pool is not None:
-            pooled.pool.shutdown()
+    return fig
 
-    rows: list[tuple[str, str, str]] = []
+
+def ratio_row(what: str, value: float, unit: str, base: float) -> tuple[str, str, str]:
+    return what, f"{value:.0f} {unit}", f"{value / base:.2f}"
+
+
+def table_rows(fig: dict[str, float], match: tuple[str, int, int]) -> list[tuple[str, str, str]]:
+    game, players, decisions = match
     base = fig["match_plain_ms"]
-    rows.append(
-        (
-            f"match, plain pipes ({game}, {players} seats, {decisions} decisions)",
-            f"{base:.0f} ms",
-            "1.00",
+    rows = [
+        ratio_row(
+            f"match, plain pipes ({game}, {players} seats, {decisions} decisions)", base, "ms", base
         )
-    )
+    ]
+    what = {"docker": "docker backend, cold", "docker-pool": "docker backend, warm pool"}
     for name in ("process", "docker", "docker-pool"):
         key = f"match_{name}_ms"
         if key in fig:
-            what = {"docker": "docker backend, cold", "docker-pool": "docker backend, warm pool"}
-            rows.append(
-                (
-                    f"match, {what.get(name, name + ' backend')} "
-                    f"(overhead {fig[key] - base:+.0f} ms"
-                    + (
-                        f", {fig[key] / fig['match_process_ms']:.2f}x process)"
-                        if name != "process"
-                        else ")"
-                    ),
-                    f"{fig[key]:.0f} ms",
-                    f"{fig[key] / base:.2f}",
-                )
+            versus = (
+                f", {fig[key] / fig['match_process_ms']:.2f}x process" if name != "process" else ""
             )
+            overhead = f"overhead {fig[key] - base:+.0f} ms{versus}"
+            label = f"match, {what.get(name, name + ' backend')} ({overhead})"
+            rows.append(ratio_row(label, fig[key], "ms", base))
     if "start_backend_ms" in fig:
+        bare = fig["start_bare_run_ms"]
+        rows.append(ratio_row("bare `docker run --rm` (CLI, to exit)", bare, "ms", bare))
         rows.append(
-            ("bare `docker run --rm` (CLI, to exit)", f"{fig['start_bare_run_ms']:.0f} ms", "1.00")
-        )
-        rows.append(
-            (
-                "container start via backend (to first line)",
-                f"{fig['start_backend_ms']:.0f} ms",
-                f"{fig['start_backend_ms'] / fig['start_bare_run_ms']:.2f}",
+            ratio_row(
+                "container start via backend (to first line)", fig["start_backend_ms"], "ms", bare
             )
         )
         rows.append(
-            (
-                "seat start from the warm pool (to first line)",
-                f"{fig['start_pool_ms']:.0f} ms",
-                f"{fig['start_pool_ms'] / fig['start_bare_run_ms']:.2f}",
+            ratio_row(
+                "seat start from the warm pool (to first line)", fig["start_pool_ms"], "ms", bare
             )
         )
     floor = fig["rt_raw_pipe_us"]
-    rows.append(("round trip, raw pipe (floor)", f"{floor:.0f} µs", "1.00"))
-    rows.append(
-        (
-            "round trip, process backend",
-            f"{fig['rt_process_us']:.0f} µs",
-            f"{fig['rt_process_us'] / floor:.2f}",
-        )
-    )
+    rows.append(ratio_row("round trip, raw pipe (floor)", floor, "µs", floor))
+    rows.append(ratio_row("round trip, process backend", fig["rt_process_us"], "µs", floor))
     if "rt_docker_us" in fig:
         rows.append(
-            (
-                "round trip, container attach socket",
-                f"{fig['rt_docker_us']:.0f} µs",
-                f"{fig['rt_docker_us'] / floor:.2f}",
-            )
+            ratio_row("round trip, container attach socket", fig["rt_docker_us"], "µs", floor)
         )
-        rows.append(
-            (
-                "round trip, pooled container FIFOs",
-                f"{fig['rt_pool_us']:.0f} µs",
-                f"{fig['rt_pool_us'] / floor:.2f}",
-            )
-        )
+        rows.append(ratio_row("round trip, pooled container FIFOs", fig["rt_pool_us"], "µs", floor))
+    return rows
 
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions")
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    args = ap.parse_args(argv)
+    fig, match = measure(args.quick)
+    rows = table_rows(fig, match)
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     w = max(len(r[0]) for r in rows)
     print(f"| {'what':<{w}} | {'median':>9} | {'ratio':>5} |")
@@ -277,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {what:<{w}} | {val:>9} | {ratio:>5} |")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
+        game, players, _ = match
         args.json.write_text(json.dumps({"game": game, "players": players, **fig}, indent=2))
     return 0
 

@@ -25,6 +25,10 @@ class BotGone(Exception):
         self.reason = reason
 
 
+class UnsafeSandboxWarning(UserWarning):
+    """Bots are running without a security boundary (the process backend)."""
+
+
 class LineTooLong(Exception):
     """The bot wrote more than ``Limits.max_line_bytes`` without a newline."""
 

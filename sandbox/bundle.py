@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Literal
 
-from sandbox._compile_child import try_compile
 from sandbox.bundle_limits import (
     ENTRY,
     IGNORED_TOP,
@@ -41,6 +40,7 @@ from sandbox.bundle_limits import (
     human,
     shown,
 )
+from sandbox.compile_child import try_compile
 from sandbox.zipwalk import Utf8Check, find_root, member_path, walk_zip
 
 __all__ = [
@@ -147,7 +147,7 @@ def check_bundle_path(path: str | os.PathLike[str], *, max_bytes: int | None = N
 
 
 def compile_error(name: str, failure: dict[str, object]) -> BundleError:
-    """The uploader's message for one failure that ``_compile_child.try_compile`` reports."""
+    """The uploader's message for one failure that ``compile_child.try_compile`` reports."""
     kind = failure.get("error")
     if kind == "utf8":
         return BundleError(f"{name} is not UTF-8 text (byte {failure.get('at')}).")

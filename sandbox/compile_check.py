@@ -19,7 +19,7 @@ from pathlib import Path
 from sandbox.bundle import Bundle, BundleError, compile_error, read_main
 from sandbox.bundle_limits import ENTRY, MAX_UNPACKED_BYTES
 
-_CHILD = Path(__file__).with_name("_compile_child.py")
+_CHILD = Path(__file__).with_name("compile_child.py")
 
 
 def memory_limit() -> int:

@@ -1,10 +1,9 @@
-"""Splitting a bot's byte stream into lines, with a cap on line length. Shared by backends."""
+"""Splitting a bot's byte stream into lines, with a cap on line length, and keeping the start of
+its stderr. Shared by backends (through ``sandbox.pipes.PipeBot``)."""
 
 from __future__ import annotations
 
-import os
 from collections import deque
-from typing import Any
 
 from sandbox.base import LineTooLong
 
@@ -78,40 +77,12 @@ class CappedText:
             self._buf += data[:room]
         self.dropped += max(0, len(data) - max(room, 0))
 
+    def has(self, needle: bytes) -> bool:
+        """Whether ``needle`` is in what was kept (e.g. ``MemoryError`` in a traceback)."""
+        return needle in self._buf
+
     def text(self) -> str:
         out = self._buf.decode("utf-8", errors="replace")
         if self.dropped:
             out += f"\n[stderr truncated: {self.dropped} more bytes dropped]\n"
         return out
-
-
-class PipeReading:
-    """Reading a bot's pipes after ``poll()``: stderr is drained into its capped log, stdout is
-    fed to the line buffer, and end of file is remembered (the process and the pooled container
-    backends share this; each sets ``_out``, ``_err``, ``_poll``, ``_lines`` and ``_out_eof``)."""
-
-    _out: int
-    _err: int
-    _poll: Any
-    _lines: LineBuffer
-    _out_eof: bool
-
-    def _drain_err(self) -> None:
-        raise NotImplementedError
-
-    def _read_ready(self, ready: list[tuple[int, int]]) -> None:
-        for fd, _event in ready:
-            if fd == self._err:
-                self._drain_err()
-                continue
-            try:
-                data = os.read(self._out, 1 << 16)
-            except BlockingIOError:
-                continue
-            except OSError:
-                data = b""
-            if data:
-                self._lines.feed(data)
-            else:
-                self._out_eof = True
-                self._poll.unregister(self._out)

@@ -4,10 +4,12 @@ Starting a container (create, attach, start) takes 0.15-0.3 s and removing one 0
 far more than a short match. The pool takes both off the match's path:
 
 - **Before a match**: the pool keeps ``size`` containers per :class:`Limits` running, created
-  with exactly the cold path's settings (``DockerSandbox._container_kwargs``: no network,
+  with exactly the cold path's settings (``sandbox.docker_spec.container_kwargs``: no network,
   read-only root, tmpfs, memory, pids, CPU, no capabilities, no-new-privileges, nobody,
-  ulimits, no log driver). Each runs a tiny *loader* (below) that says hello and then waits,
-  and has its own empty code folder on the host, bind-mounted read-only at ``/bot``.
+  ulimits, no log driver). Each runs a tiny *loader* that says hello and then waits, and has
+  its own slot folder on the host: an empty code folder bind-mounted read-only at ``/bot``,
+  and FIFOs for its stdin, stdout and stderr (``sandbox.pool_slot``; the bot that talks over
+  them is ``sandbox.pool_bot.PooledBot``).
 - **At match start** (:meth:`WarmPool.acquire`, well under a millisecond for a small bot): the
   bot's prepared code is hard-linked (or copied) into that folder, and one line naming the
   entry goes to the loader's stdin. The loader ``exec``\\ s ``python3 -u main.py`` in ``/bot``:
@@ -19,11 +21,6 @@ far more than a short match. The pool takes both off the match's path:
   are coming (or the pool cannot fill).
 - **After the match**: the container is never reused. ``close()`` closes the pipe and hands it
   to a background remover (which first reads its exit state from the engine).
-
-Why a host folder and not ``put_archive``: the engine (20.10) refuses to write into a
-read-only container's tmpfs (measured: HTTP 500), and a loader that unpacked code sent over
-stdin into ``/tmp`` would leave the code writable by the bot. The folder needs nothing the cold
-path does not already need (``ARENA_BOT_DIR`` visible to the engine at the same path).
 
 Labels are fixed when a container is created, before its match is known: pooled containers
 carry ``meeple-arena.sandbox=1``, ``meeple-arena.worker=<host:pid:ticks>`` and
@@ -40,63 +37,30 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import errno
 import logging
-import math
 import os
-import select
 import shutil
-import stat
-import tempfile
 import threading
 import time
 import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sandbox.base import BotCode, BotGone, BotProcess, Limits, SandboxError
-from sandbox.code import bot_dir_base
-from sandbox.lines import CappedText, LineBuffer, PipeReading
+from sandbox.base import BotCode, Limits, SandboxError
+from sandbox.docker_engine import launch, remove
+from sandbox.docker_spec import container_kwargs
+from sandbox.live import CONTAINERS
+from sandbox.pool_bot import PooledBot
+from sandbox.pool_slot import IO_DIR, LOADER_COMMAND, SLOT_PREFIX, make_slot_folder, put_code
 
 if TYPE_CHECKING:
     from sandbox.docker import DockerSandbox
 
 log = logging.getLogger("sandbox.pool")
 
-#: where a pooled container sees its FIFOs (a read-only bind: a FIFO opens on one all the same)
-IO_DIR = "/run/arena"
-#: what the loader writes once its interpreter is up; never reaches the referee
-HELLO = b"meeple-arena-pool-ready\n"
-#: The loader, run as ``python3 -I -S -c LOADER`` (isolated, no site: about 10 ms to start).
-#: It holds its stdin FIFO open read-write (so that our open for writing never finds it
-#: without a reader, and its reads block instead of seeing an end), says hello, waits for the
-#: entry line (one byte at a time, so that nothing after it, the referee's ``start``, is
-#: swallowed), reopens stdin read-only (we hold the writing end by then) and drops its own
-#: writer (so the bot sees the end of its input when we close ours), makes the FIFOs its
-#: stdin, stdout and stderr, and execs the bot.
-LOADER = f"""\
-import os
-w = os.open('{IO_DIR}/stdin', os.O_RDWR)
-o = os.open('{IO_DIR}/stdout', os.O_WRONLY)
-e = os.open('{IO_DIR}/stderr', os.O_WRONLY)
-os.write(o, {HELLO!r})
-b = b''
-while not b.endswith(b'\\n'):
-    b += os.read(w, 1)
-i = os.open('{IO_DIR}/stdin', os.O_RDONLY)
-os.close(w)
-for fd, std in ((i, 0), (o, 1), (e, 2)):
-    os.dup2(fd, std)
-    os.close(fd)
-os.chdir('/bot')
-os.execvp('python3', ['python3', '-u', b.decode().strip()])
-"""
-LOADER_COMMAND = ["python3", "-I", "-S", "-c", LOADER]
-SLOT_PREFIX = "pool-"
-BOT_UID = 65534
+__all__ = ["SLOT_PREFIX", "PooledBot", "WarmPool", "pools", "shutdown_pools"]
 
 _POOLS: weakref.WeakSet[WarmPool] = weakref.WeakSet()
 
@@ -182,7 +146,7 @@ class WarmPool:
                 bot.close(grace_s=0)
                 continue
             try:
-                _put_code(code.root, bot.folder / "code")
+                put_code(code.root, bot.folder / "code")
                 bot.labels.update(labels)
                 bot.begin(code.entry)
             except Exception as e:  # a dead loader, a full disk: this container is no good
@@ -233,46 +197,33 @@ class WarmPool:
             time.sleep(1.0)  # this filler thread does not spin against a failing engine
 
     def _start_one(self, limits: Limits) -> PooledBot:
-        from sandbox.docker import _LIVE, _LIVE_LOCK
-
-        folder = Path(tempfile.mkdtemp(prefix=SLOT_PREFIX, dir=bot_dir_base()))
+        folder = make_slot_folder()
+        io = folder / "io"
         fds: dict[str, int] = {}
         container = None
         try:
-            # The slot is 0711: the engine and the bot reach its parts by name, other users
-            # of the host cannot list it (so cannot find the FIFOs).
-            os.chmod(folder, 0o711)  # nosec
-            (folder / "code").mkdir(mode=0o755)
-            os.chmod(folder / "code", 0o755)  # nosec: the bot reads its code, read-only
-            io = folder / "io"
-            io.mkdir(mode=0o711)
-            os.chmod(io, 0o711)  # nosec
-            for name in ("stdin", "stdout", "stderr"):
-                os.mkfifo(io / name, 0o600)
-                _give_to_bot(io / name)
             # Our read ends first: the loader's opens for writing then return at once.
             for name in ("stdout", "stderr"):
                 fds[name] = os.open(io / name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
             sb = self.sandbox
-            kwargs = sb._container_kwargs(
+            kwargs = container_kwargs(
                 BotCode(root=folder / "code"),
                 {"pool": "1"},
                 limits,
+                runtime=sb.runtime,
                 command=LOADER_COMMAND,
                 extra_volumes={str(io): {"bind": IO_DIR, "mode": "ro"}},
                 stdin=False,
             )
-            container, _ = sb._launch(kwargs, attach=False)
+            container, _ = launch(sb.client, sb.image, kwargs, attach=False)
             bot = PooledBot(self, container, folder, fds["stdout"], fds["stderr"], limits)
         except BaseException:
             for fd in fds.values():
                 os.close(fd)
-            if container is not None:
-                self.sandbox._remove(container)
+            remove(container)
             shutil.rmtree(folder, ignore_errors=True)
             raise
-        with _LIVE_LOCK:
-            _LIVE.add(bot)
+        CONTAINERS.add(bot)
         if not bot.wait_hello(self.hello_timeout_s):
             reason = bot.exit_reason() or "no hello"
             bot.close(grace_s=0)
@@ -304,6 +255,11 @@ class WarmPool:
     def idle(self, limits: Limits) -> int:
         with self._lock:
             return len(self._idle.get(limits, ()))
+
+    def idle_bots(self, limits: Limits) -> list[PooledBot]:
+        """The idle containers' bots for ``limits``, oldest first (tests)."""
+        with self._lock:
+            return [slot.bot for slot in self._idle.get(limits, ())]
 
     # -- removal -------------------------------------------------------------------------------
     def discard(self, bot: PooledBot) -> None:
@@ -371,282 +327,9 @@ class WarmPool:
         self._remover.shutdown(wait=True)
 
 
-class PooledBot(PipeReading, BotProcess):
-    """A bot in a warm container: its stdin, stdout and stderr are FIFOs in the slot's ``io``
-    folder, read and written here directly (no engine on the per-move path, unlike an attach
-    socket). The container itself is removed in the background after :meth:`close`."""
-
-    pooled = True
-
-    def __init__(
-        self,
-        pool: WarmPool,
-        container: Any,
-        folder: Path,
-        out_fd: int,
-        err_fd: int,
-        limits: Limits,
-    ) -> None:
-        self.pool = pool
-        self.sandbox = pool.sandbox
-        self.container = container
-        self.folder = folder
-        self.limits = limits
-        self.labels: dict[str, str] = {}
-        self._in = -1
-        self._out = out_fd
-        self._err = err_fd
-        self._lines = LineBuffer(limits.max_line_bytes)
-        self._stderr = CappedText(limits.stderr_cap_bytes)
-        self._hello = bytearray()
-        self._poll: select.poll | None = None
-        self._out_eof = False
-        self._err_eof = False
-        self._fds_closed = False
-        self._reason: str | None = None
-        self._inspect_later = False
-        self._killed_by_us = False
-        self._close_lock = threading.Lock()
-        self._removed = threading.Event()
-        self.closed = False
-        #: remove in the caller's thread on close (at shutdown), not in the background
-        self.sync_removal = False
-
-    # -- the pool's side -----------------------------------------------------------------------
-    def wait_hello(self, timeout_s: float) -> bool:
-        """Read the loader's hello (exactly its bytes: nothing of the bot's comes before it)."""
-        deadline = time.monotonic() + timeout_s
-        while len(self._hello) < len(HELLO):
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self._out], [], [], left)[0]:
-                return False
-            try:
-                data = os.read(self._out, len(HELLO) - len(self._hello))
-            except BlockingIOError:
-                continue
-            if not data:
-                self._out_eof = True
-                return False
-            self._hello += data
-        return bytes(self._hello) == HELLO
-
-    def idle_alive(self) -> bool:
-        """An idle loader writes nothing: readable stdout (data or end) means it is gone."""
-        if self._fds_closed or self._out_eof:
-            return False
-        return not select.select([self._out, self._err], [], [], 0)[0]
-
-    def begin(self, entry: str) -> None:
-        """Open the loader's stdin and name the entry: it execs the bot."""
-        try:
-            # Non-blocking: with no reader (a dead loader) this fails at once with ENXIO.
-            self._in = os.open(
-                self.folder / "io" / "stdin", os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC
-            )
-        except OSError as e:
-            if e.errno == errno.ENXIO:
-                raise SandboxError("the warm container's loader is not waiting") from None
-            raise
-        self.send_line(entry)
-
-    # -- talking -------------------------------------------------------------------------------
-    def send_line(self, line: str | bytes, timeout_s: float = 5.0) -> None:
-        if self.closed or self._in < 0:
-            raise BotGone("closed")
-        data = memoryview((line if isinstance(line, bytes) else line.encode("utf-8")) + b"\n")
-        deadline = time.monotonic() + timeout_s
-        while data:
-            try:
-                n = os.write(self._in, data)
-                data = data[n:]
-                continue
-            except BlockingIOError:
-                pass
-            except OSError:  # EPIPE: nobody reads it any more
-                raise BotGone(self._gone_reason("closed its input")) from None
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise BotGone("does not read its input")
-            select.select([], [self._in], [], left)
-
-    def read_line(self, timeout_s: float) -> str | None:
-        line = self._lines.pop()
-        if line is not None:
-            return line
-        deadline = time.monotonic() + max(0.0, timeout_s)
-        while True:
-            line = self._lines.pop()
-            if line is not None:
-                return line
-            if self._out_eof or self._fds_closed:
-                raise BotGone(self._gone_reason("closed its output"))
-            left = deadline - time.monotonic()
-            if not self._pump(left) and left <= 0:
-                return None
-
-    def _pump(self, timeout_s: float) -> bool:
-        """Wait up to ``timeout_s`` for output and take it in. False if none came."""
-        if self._poll is None:
-            self._poll = select.poll()  # one for the whole match: cheaper than select()
-            self._poll.register(self._out, select.POLLIN)
-            if not self._err_eof:
-                self._poll.register(self._err, select.POLLIN)
-        # poll() takes milliseconds: round up, never wait less than asked
-        ready = self._poll.poll(max(0, math.ceil(timeout_s * 1000)))
-        self._read_ready(ready)
-        return bool(ready)
-
-    def _drain_err(self) -> None:
-        # Bounded per call so that a stderr flood cannot starve stdout.
-        for _ in range(16):
-            if self._err_eof or self._fds_closed:
-                return
-            try:
-                data = os.read(self._err, 1 << 16)
-            except BlockingIOError:
-                return
-            except OSError:
-                data = b""
-            if not data:
-                self._err_eof = True
-                if self._poll is not None:
-                    with contextlib.suppress(KeyError, ValueError):
-                        self._poll.unregister(self._err)
-                return
-            self._stderr.feed(data)
-
-    def stderr_text(self) -> str:
-        with contextlib.suppress(OSError):
-            self._drain_err()
-        return self._stderr.text()
-
-    # -- ending --------------------------------------------------------------------------------
-    def _gone_reason(self, alive_reason: str) -> str:
-        if self._reason is None:
-            from sandbox.docker import inspect_exit
-
-            self._reason = inspect_exit(self.container, self._stderr, wait_s=1.0)
-        return self._reason or alive_reason
-
-    def exit_reason(self) -> str | None:
-        if self._reason is not None:
-            return self._reason
-        if self.closed:
-            if self._inspect_later:
-                self._removed.wait(self.sandbox.api_timeout_s)  # the remover reads it first
-            return self._reason or "exited"
-        if not self._out_eof:
-            return None
-        from sandbox.docker import inspect_exit
-
-        self._reason = inspect_exit(self.container, self._stderr, wait_s=1.0)
-        return self._reason
-
-    def _close_socket(self) -> None:
-        """Close our ends of the FIFOs (the name matches DockerBot's, for ``reap``)."""
-        if self._fds_closed:
-            return
-        self._fds_closed = True
-        for fd in (self._in, self._out, self._err):
-            if fd >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-
-    def close(self, grace_s: float = 0.5) -> None:
-        with self._close_lock:
-            if self.closed:
-                return
-            self.closed = True
-        try:
-            if self._in >= 0 and not self._fds_closed:
-                with contextlib.suppress(OSError):
-                    os.close(self._in)  # stdin EOF: a polite bot exits
-                self._in = -1
-                deadline = time.monotonic() + grace_s
-                while grace_s > 0 and not self._out_eof and not self._fds_closed:
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        break
-                    self._pump(left)  # late lines are dropped; stderr is kept
-                with contextlib.suppress(OSError):
-                    self._drain_err()
-            if self._out_eof and self._reason is None:
-                self._inspect_later = True  # ended by itself: the remover asks the engine how
-            elif self._reason is None:
-                self._killed_by_us = True
-                self._reason = "killed: ended by the referee"
-            # Our ends closed first: a bot blocked writing gets EPIPE instead of hanging.
-            self._close_socket()
-        except Exception as e:  # close never raises
-            log.error("closing pooled bot failed: %s", e)
-        finally:
-            if self.sync_removal:
-                self.remove_now()
-            else:
-                self.pool.discard(self)
-
-    def remove_now(self) -> None:
-        """Read the exit reason if it is still owed, remove the container and the slot's
-        folder. In the pool's remover thread; never raises."""
-        from sandbox.docker import _LIVE, _LIVE_LOCK, inspect_exit
-
-        try:
-            self._close_socket()
-            if self._inspect_later and self._reason is None:
-                self._reason = inspect_exit(self.container, self._stderr, wait_s=0.5)
-                if self._reason is None:
-                    self._killed_by_us = True
-                    self._reason = "killed: ended by the referee"
-            if not self.sandbox._remove(self.container):
-                log.error("bot container %s left for the reaper", self.container.id)
-            shutil.rmtree(self.folder, ignore_errors=True)
-        except Exception as e:
-            log.error("removing pooled bot container failed: %s", e)
-        finally:
-            self._removed.set()
-            with _LIVE_LOCK:
-                _LIVE.discard(self)
-
-    def wait_removed(self, timeout_s: float) -> bool:
-        """Wait until the container is gone (the remover runs in the background)."""
-        return self._removed.wait(timeout_s)
-
-    def __del__(self) -> None:
-        if not getattr(self, "closed", True):
-            self.close(grace_s=0)
-
-
-def _give_to_bot(path: Path) -> None:
-    """Make a FIFO the bot's alone: owned by the bot's uid, mode 0600. Without root (no
-    chown) it is left 0666 inside the slot's unlistable 0711 folder."""
-    try:
-        os.chown(path, BOT_UID, BOT_UID)
-    except PermissionError:
-        os.chmod(path, 0o666)  # nosec: reachable only through the random slot name
-    else:
-        os.chmod(path, 0o600)
-
-
-def _put_code(src: Path, dest: Path) -> None:
-    """Put the prepared bot into a pooled container's (empty, host-side) code folder: hard
-    links where the file system allows (the prepared copy is a snapshot of our own), else
-    copies. Regular files, folders and links as they are; the container sees them read-only."""
-    for dirpath, dirnames, filenames in os.walk(src):
-        rel = os.path.relpath(dirpath, src)
-        target = dest if rel == "." else dest / rel
-        for d in list(dirnames):
-            if os.path.islink(os.path.join(dirpath, d)):
-                os.symlink(os.readlink(os.path.join(dirpath, d)), target / d)
-                dirnames.remove(d)
-            else:
-                (target / d).mkdir(mode=0o755)
-                os.chmod(target / d, stat.S_IMODE(os.stat(os.path.join(dirpath, d)).st_mode))
-        for name in filenames:
-            s, t = os.path.join(dirpath, name), target / name
-            try:
-                os.link(s, t, follow_symlinks=False)
-            except OSError:
-                shutil.copy2(s, t, follow_symlinks=False)
+def pools() -> list[WarmPool]:
+    """This process's warm pools."""
+    return list(_POOLS)
 
 
 def _forget_after_fork() -> None:
@@ -654,13 +337,9 @@ def _forget_after_fork() -> None:
     exec, where Python runs these hooks): the parent's pools, their threads and containers
     are the parent's. Forget them, touching no file descriptor (a closed bot's numbers may
     already belong to something else, e.g. the pipes of the child being started)."""
-    from sandbox.docker import _LIVE
-
-    for bot in list(_LIVE):
+    for bot in CONTAINERS.all():
         if isinstance(bot, PooledBot):
-            bot._fds_closed = True  # never read, written or closed from here
-            bot.closed = True  # never closed (so never removed) from here
-            _LIVE.discard(bot)
+            bot.disown()
     _POOLS.clear()
 
 
@@ -670,8 +349,9 @@ os.register_at_fork(after_in_child=_forget_after_fork)
 @atexit.register
 def shutdown_pools() -> None:
     """Stop every pool of this process and remove its idle containers, so that none outlives
-    the worker: at exit (before sandbox.docker's own hook: atexit runs last-registered first)
-    and when a worker process shuts down (sandbox/shutdown.py). Idempotent."""
+    the worker: at exit (before sandbox.live's hook, which closes the live containers: this
+    module imports that one first, and atexit runs last-registered first) and when a worker
+    process shuts down (sandbox/shutdown.py). Idempotent."""
     for pool in list(_POOLS):
         try:
             pool.shutdown()

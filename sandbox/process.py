@@ -17,28 +17,23 @@ Without root and without bwrap it is only a child process: anything the user can
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import resource
-import select
 import signal
 import subprocess
 import sys
-import threading
-import time
-import weakref
 from pathlib import Path
 
 from sandbox import uids
-from sandbox.base import BotCode, BotGone, BotProcess, Limits, Sandbox, SandboxError
-from sandbox.lines import CappedText, LineBuffer, PipeReading
+from sandbox.base import BotCode, BotProcess, Limits, Sandbox, SandboxError
+from sandbox.live import LiveBots
+from sandbox.pipes import PipeBot
 
 BWRAP = "/usr/bin/bwrap"
 _MB = 1024 * 1024
 
 # Every live bot of this worker, so that reap() can end them when the referee is interrupted.
-_LIVE: weakref.WeakSet[ProcessBot] = weakref.WeakSet()
-_LIVE_LOCK = threading.Lock()
+_live: LiveBots[ProcessBot] = LiveBots()
 
 
 def bot_python() -> str:
@@ -129,6 +124,13 @@ class ProcessSandbox(Sandbox):
         parts.append("own uid per bot" if self.isolate_user else "same user")
         return ", ".join(parts)
 
+    def command(self, code: BotCode, limits: Limits) -> tuple[list[str], str]:
+        """The bot's command line and working folder (with the interpreter, what a language
+        runtime sets): under bubblewrap, its arguments and then the bot's own command."""
+        if self.use_bwrap:
+            return _bwrap_args(code, self.python, limits), "/"
+        return [self.python, "-u", "-E", "-s", code.entry], str(code.root)
+
     def start(self, code: BotCode, *, labels: dict[str, str], limits: Limits) -> BotProcess:
         if not (code.root / code.entry).is_file():
             raise SandboxError(f"bot code has no {code.entry} in {code.root}")
@@ -148,10 +150,7 @@ class ProcessSandbox(Sandbox):
             nproc = uids.task_count(os.getuid()) + limits.pids
         else:
             nproc = None  # root ignores RLIMIT_NPROC; nothing to gain
-        if self.use_bwrap:
-            argv, cwd = _bwrap_args(code, self.python, limits), "/"
-        else:
-            argv, cwd = [self.python, "-u", "-E", "-s", code.entry], str(code.root)
+        argv, cwd = self.command(code, limits)
         uid = lease.uid if lease is not None else None
         try:
             proc = subprocess.Popen(
@@ -174,27 +173,25 @@ class ProcessSandbox(Sandbox):
                 lease.release()
             raise SandboxError(f"cannot start the bot process: {e}") from e
         bot = ProcessBot(proc, limits, dict(labels), lease, bwrap=self.use_bwrap)
-        with _LIVE_LOCK:
-            _LIVE.add(bot)
+        _live.add(bot)
         return bot
 
     def reap(self, labels: dict[str, str] | None = None) -> int:
         """Close this worker's live bots matching ``labels`` (all if None); with ``labels``
         None, also kill whatever dead workers left running under free pool uids."""
-        with _LIVE_LOCK:
-            live = list(_LIVE)
         n = 0
-        for bot in live:
-            if labels is None or all(bot.labels.get(k) == v for k, v in labels.items()):
-                if not bot.closed:
-                    n += 1
-                bot.close(grace_s=0)
+        for bot in _live.matching(labels):
+            if not bot.closed:
+                n += 1
+            bot.close(grace_s=0)
         if labels is None and self.isolate_user:
             n += uids.reap_free()
         return n
 
 
-class ProcessBot(PipeReading, BotProcess):
+class ProcessBot(PipeBot):
+    """A child process: its stdin, stdout and stderr pipes, and its uid lease if it has one."""
+
     def __init__(
         self,
         proc: subprocess.Popen[bytes],
@@ -205,93 +202,23 @@ class ProcessBot(PipeReading, BotProcess):
         bwrap: bool,
     ) -> None:
         assert proc.stdin and proc.stdout and proc.stderr
+        fds = proc.stdin.fileno(), proc.stdout.fileno(), proc.stderr.fileno()
+        for fd in fds:
+            os.set_blocking(fd, False)
+        super().__init__(limits, labels, stdin=fds[0], stdout=fds[1], stderr=fds[2])
         self.proc = proc
-        self.labels = labels
-        self.limits = limits
         self._lease = lease
         self._bwrap = bwrap
-        self._in = proc.stdin.fileno()
-        self._out = proc.stdout.fileno()
-        self._err = proc.stderr.fileno()
-        for fd in (self._in, self._out, self._err):
-            os.set_blocking(fd, False)
-        # one poll object for the whole match: cheaper per decision than select()
-        self._poll = select.poll()
-        self._poll.register(self._out, select.POLLIN)
-        self._poll.register(self._err, select.POLLIN)
-        self._lines = LineBuffer(limits.max_line_bytes)
-        self._stderr = CappedText(limits.stderr_cap_bytes)
-        self._out_eof = False
-        self._err_eof = False
-        self._close_lock = threading.Lock()
-        self.closed = False
         self._killed_by_us = False
         #: after close: True when nothing the bot started was left running
         self.clean: bool | None = None
 
-    # -- talking -------------------------------------------------------------------------
-    def send_line(self, line: str | bytes, timeout_s: float = 5.0) -> None:
-        """Write one line. A bot that stops reading its input for ``timeout_s`` once the pipe
-        is full is treated as gone (it would otherwise block the referee)."""
-        if self.closed:
-            raise BotGone("closed")
-        data = memoryview((line if isinstance(line, bytes) else line.encode("utf-8")) + b"\n")
-        deadline = time.monotonic() + timeout_s
-        while data:
-            try:
-                n = os.write(self._in, data)
-                data = data[n:]
-                continue
-            except BlockingIOError:
-                pass
-            except (BrokenPipeError, OSError):
-                raise BotGone(self._gone_reason("closed its input")) from None
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise BotGone("does not read its input")
-            select.select([], [self._in], [], left)
+    def _close_fds(self) -> None:
+        # The Popen's file objects own the descriptors (stdin is closed first, in _end).
+        for f in (self.proc.stdout, self.proc.stderr):
+            with contextlib.suppress(OSError):
+                f.close()  # type: ignore[union-attr]
 
-    def read_line(self, timeout_s: float) -> str | None:
-        line = self._lines.pop()
-        if line is not None:
-            return line
-        deadline = time.monotonic() + max(0.0, timeout_s)
-        poll = self._poll.poll
-        while True:
-            if self._out_eof:
-                raise BotGone(self._gone_reason("closed its output"))
-            left = deadline - time.monotonic()
-            # poll() takes milliseconds: round up, never wait less than asked
-            ready = poll(max(0, math.ceil(left * 1000)))
-            if not ready and left <= 0:
-                return None
-            self._read_ready(ready)
-            line = self._lines.pop()
-            if line is not None:
-                return line
-
-    def _drain_err(self) -> None:
-        # Bounded per call so that a stderr flood cannot starve stdout.
-        for _ in range(16):
-            try:
-                data = os.read(self._err, 1 << 16)
-            except BlockingIOError:
-                return
-            except OSError:
-                data = b""
-            if not data:
-                self._err_eof = True
-                with contextlib.suppress(KeyError, ValueError):
-                    self._poll.unregister(self._err)
-                return
-            self._stderr.feed(data)
-
-    def stderr_text(self) -> str:
-        if not self._err_eof and not self.closed:
-            self._drain_err()
-        return self._stderr.text()
-
-    # -- ending --------------------------------------------------------------------------
     def _gone_reason(self, alive_reason: str) -> str:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=0.2)  # it usually exits right after closing stdout
@@ -314,44 +241,32 @@ class ProcessBot(PipeReading, BotProcess):
             if sig == signal.SIGKILL:
                 return "killed: SIGKILL (cpu time or killed)"
             return f"killed: {name}"
-        if rc != 0 and b"MemoryError" in self._stderr._buf:
+        if rc != 0 and self._stderr.has(b"MemoryError"):
             return f"exited {rc} (out of memory)"
         return f"exited {rc}"
 
-    def close(self, grace_s: float = 0.5) -> None:
-        with self._close_lock:
-            if self.closed:
-                return
-            self.closed = True
-        try:
-            with contextlib.suppress(OSError):
-                self.proc.stdin.close()  # type: ignore[union-attr]  # EOF: a polite bot exits
-            if grace_s > 0:
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    self.proc.wait(timeout=grace_s)
-            if self.proc.poll() is None:
-                self._killed_by_us = True
-            self._drain_err()
-            # Close our ends first: a bot blocked writing gets EPIPE instead of hanging the kill.
-            for f in (self.proc.stdout, self.proc.stderr):
-                with contextlib.suppress(OSError):
-                    f.close()  # type: ignore[union-attr]
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            clean = True
-            if self._lease is not None:
-                clean = uids.kill_all(self._lease.uid)  # daemonised children left the group
+    def _end(self, grace_s: float) -> None:
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()  # type: ignore[union-attr]  # EOF: a polite bot exits
+        self._in = -1
+        if grace_s > 0:
             with contextlib.suppress(subprocess.TimeoutExpired):
-                self.proc.wait(timeout=5)
-            self.clean = clean and self.proc.poll() is not None
-        except Exception:  # close never raises: log-worthy but not the referee's problem
-            pass
-        finally:
-            if self._lease is not None:
-                self._lease.release()
-            with _LIVE_LOCK:
-                _LIVE.discard(self)
+                self.proc.wait(timeout=grace_s)
+        if self.proc.poll() is None:
+            self._killed_by_us = True
+        self._drain_err()
+        # Close our ends first: a bot blocked writing gets EPIPE instead of hanging the kill.
+        self.close_pipes()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        clean = True
+        if self._lease is not None:
+            clean = uids.kill_all(self._lease.uid)  # daemonised children left the group
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        self.clean = clean and self.proc.poll() is not None
 
-    def __del__(self) -> None:
-        if not getattr(self, "closed", True):
-            self.close(grace_s=0)
+    def _release(self) -> None:
+        if self._lease is not None:
+            self._lease.release()
+        _live.discard(self)

@@ -44,7 +44,7 @@ def remove_old_bot_dirs(max_age_s: float) -> int:
 
     n = 0
     cutoff = time.time() - max_age_s
-    from sandbox.pool import SLOT_PREFIX
+    from sandbox.pool_slot import SLOT_PREFIX
 
     base = bot_dir_base()
     for d in [*base.glob("bot-*"), *base.glob(f"{SLOT_PREFIX}*")]:

@@ -23,9 +23,10 @@ import sys
 def release_all() -> None:
     """Stop this process's warm pools (their idle containers removed) and close its live bots.
     Idempotent; a no-op in a process that never used the Docker backend."""
+    # Only what this process imported: a process that never used Docker imports nothing here.
     pool = sys.modules.get("sandbox.pool")
     if pool is not None:
         pool.shutdown_pools()
-    docker = sys.modules.get("sandbox.docker")
-    if docker is not None:
-        docker.close_live_bots()
+    live = sys.modules.get("sandbox.live")
+    if live is not None:
+        live.close_live_containers()

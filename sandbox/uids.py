@@ -89,7 +89,7 @@ def kill_all(uid: int, wait_s: float = 3.0) -> bool:
     return True
 
 
-def _scan() -> dict[int, list[int]]:
+def processes_by_uid() -> dict[int, list[int]]:
     """Live (non-zombie) pids by real uid, from /proc."""
     out: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
@@ -128,14 +128,14 @@ def threads_of(pid: int) -> int:
 
 def processes_of(uid: int) -> list[int]:
     """Live pids whose real uid is ``uid``."""
-    return _scan().get(uid, [])
+    return processes_by_uid().get(uid, [])
 
 
 def reap_free() -> int:
     """Kill the processes of every pool uid that no live worker holds (left by a dead one).
     Returns how many uids had some."""
     n = 0
-    for uid in sorted(_scan()):
+    for uid in sorted(processes_by_uid()):
         if not UID_BASE <= uid < UID_BASE + UID_COUNT:
             continue
         fd = _try_lock(uid)

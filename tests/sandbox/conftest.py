@@ -25,7 +25,9 @@ HOSTILE = HERE / "hostile"
 def pool_processes() -> dict[int, list[int]]:
     """Live processes running under any sandbox pool uid."""
     return {
-        u: p for u, p in uids._scan().items() if uids.UID_BASE <= u < uids.UID_BASE + uids.UID_COUNT
+        u: p
+        for u, p in uids.processes_by_uid().items()
+        if uids.UID_BASE <= u < uids.UID_BASE + uids.UID_COUNT
     }
 
 
@@ -72,7 +74,7 @@ def docker_or_fail() -> Sandbox:
 
 @pytest.fixture
 def docker_sandbox() -> Iterator[Sandbox]:
-    from sandbox.docker import worker_id
+    from sandbox.workers import worker_id
 
     sb = docker_or_fail()
     yield sb

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from sandbox.docker import LABEL
+from sandbox.docker_spec import LABEL
 from tests.conftest import REPO, celery_on, descendants
 
 from .conftest import docker_or_fail

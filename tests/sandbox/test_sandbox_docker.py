@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from sandbox import BotGone, Limits, LineTooLong, SandboxError, get_sandbox
-from sandbox.docker import LABEL, RUNTIME_IMAGE, DockerSandbox
+from sandbox.docker import RUNTIME_IMAGE, DockerSandbox
+from sandbox.docker_spec import LABEL
 
 from .conftest import BOTS
 
@@ -62,7 +63,7 @@ def test_round_trip_stderr_and_polite_exit(docker_sandbox, prepared) -> None:
     assert "got act" in bot.stderr_text()
     bot.close(grace_s=2)  # stdin EOF: the echo bot's loop ends
     assert bot.exit_reason() == "exited 0"
-    assert docker_sandbox._list({"match": "docker-unit"}) == []
+    assert docker_sandbox.containers({"match": "docker-unit"}) == []
 
 
 def test_exit_and_memory_reasons(docker_sandbox, prepared, tmp_path) -> None:
@@ -100,7 +101,7 @@ def test_close_does_not_hang_on_unread_output(docker_sandbox, prepared, tmp_path
     t = time.monotonic()
     bot.close(grace_s=0.2)
     assert time.monotonic() - t < 10
-    assert docker_sandbox._list({"match": "docker-unit"}) == []
+    assert docker_sandbox.containers({"match": "docker-unit"}) == []
     assert bot.exit_reason() == "killed: ended by the referee"
 
 
@@ -109,7 +110,7 @@ def test_reap_by_match_label(docker_sandbox, prepared) -> None:
     a = docker_sandbox.start(code, labels={"test": "1", "match": "reap-a"}, limits=Limits())
     b = docker_sandbox.start(code, labels={"test": "1", "match": "reap-b"}, limits=Limits())
     assert docker_sandbox.reap({"match": "reap-a"}) == 1  # e.g. the referee was interrupted
-    assert docker_sandbox._list({"match": "reap-a"}) == []
+    assert docker_sandbox.containers({"match": "reap-a"}) == []
     with pytest.raises(BotGone):
         a.read_line(1)
     b.send_line("{}")
@@ -137,7 +138,7 @@ def test_reap_orphans_of_dead_worker(docker_sandbox, prepared) -> None:
     c.start()
     mine = docker_sandbox.start(prepared(BOTS / "echo.py"), labels=LABELS, limits=Limits())
     assert docker_sandbox.reap_orphans() >= 1
-    assert docker_sandbox._list({"match": "orphan"}) == []
+    assert docker_sandbox.containers({"match": "orphan"}) == []
     mine.send_line("{}")  # this worker's own container is alive and well
     assert mine.read_line(10) == '{"echo": {}}'
     mine.close()

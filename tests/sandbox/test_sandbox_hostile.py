@@ -136,7 +136,7 @@ def host_traps():
 
 
 def _bot_container_ids(sb: Sandbox, match_id: str) -> list[str]:
-    return [c.id for c in sb._list({"match": match_id})]  # type: ignore[attr-defined]
+    return [c.id for c in sb.containers({"match": match_id})]  # type: ignore[attr-defined]
 
 
 def _container_exists(sb: Sandbox, container_id: str) -> bool:

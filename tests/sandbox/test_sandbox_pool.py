@@ -14,8 +14,10 @@ import pytest
 
 from sandbox import SandboxError
 from sandbox.base import BotGone, Limits
-from sandbox.docker import LABEL, DockerSandbox, pool_size_setting, worker_id
-from sandbox.pool import PooledBot
+from sandbox.docker import DockerSandbox, pool_size_setting
+from sandbox.docker_spec import LABEL
+from sandbox.pool_bot import PooledBot
+from sandbox.workers import worker_id
 
 from .conftest import BOTS, docker_or_fail
 
@@ -144,8 +146,8 @@ def test_a_container_serves_one_bot_only(pooled, prepared) -> None:
         bot.close(grace_s=2)
         assert bot.wait_removed(60)
         assert not folder.exists()
-        assert pooled._list({"pool": "1"})  # the pool refilled...
-        assert bot.container.id not in {c.id for c in pooled._list({"pool": "1"})}  # ...afresh
+        assert pooled.containers({"pool": "1"})  # the pool refilled...
+        assert bot.container.id not in {c.id for c in pooled.containers({"pool": "1"})}  # ...afresh
     assert len(ids) == 4
     assert pool.hits >= 4
 
@@ -179,7 +181,7 @@ def test_a_pool_that_cannot_fill_falls_back_to_cold_starts(prepared, monkeypatch
             prepared(BOTS / "echo.py"), labels={"test": "1", "match": "pool-miss"}, limits=LIMITS
         )
         assert not bot.pooled  # type: ignore[attr-defined]
-        assert sb._list({"match": "pool-miss"})  # a cold container carries the match label
+        assert sb.containers({"match": "pool-miss"})  # a cold container carries the match label
         bot.send_line("{}")
         assert bot.read_line(30) == '{"echo": {}}'
         bot.close()
@@ -207,7 +209,7 @@ def test_a_seat_waits_for_a_container_on_its_way(prepared) -> None:
 def test_a_dead_idle_container_is_skipped(pooled, prepared) -> None:
     pool = pooled.pool
     assert pool is not None
-    victim = pool._idle[LIMITS][0].bot
+    victim = pool.idle_bots(LIMITS)[0]
     victim.container.kill()  # e.g. the engine restarted, or an admin cleaned up
     bot = pooled.start(prepared(BOTS / "echo.py"), labels={"test": "1"}, limits=LIMITS)
     assert bot is not victim
@@ -222,9 +224,9 @@ def test_shutdown_removes_idle_containers(prepared) -> None:
     docker_or_fail()
     sb = DockerSandbox(pool_size=2)
     assert sb.pool is not None and sb.pool.wait_full(LIMITS, 120)
-    slots = [s.bot for s in sb.pool._idle[LIMITS]]
+    slots = sb.pool.idle_bots(LIMITS)
     sb.pool.shutdown()
-    ids = {c.id for c in sb._list(None)}
+    ids = {c.id for c in sb.containers(None)}
     assert not any(b.container.id in ids for b in slots)
     assert not any(b.folder.exists() for b in slots)
 
@@ -250,7 +252,7 @@ def _fill_and_die(limits: Limits, out) -> None:  # in a child process
 
     sb = DockerSandbox(pool_size=1)
     assert sb.pool is not None and sb.pool.wait_full(limits, 120)
-    bot = sb.pool._idle[limits][0].bot
+    bot = sb.pool.idle_bots(limits)[0]
     bot.container.reload()
     out.send((bot.container.id, str(bot.folder), bot.container.labels))  # sent at once
     os.kill(os.getpid(), signal.SIGKILL)  # a worker killed: no clean-up of its own
@@ -288,11 +290,11 @@ def test_a_forked_child_leaves_the_parents_pool_alone(pooled, prepared) -> None:
     import os
 
     from sandbox import pool as pool_module
-    from sandbox.docker import _LIVE
+    from sandbox.live import CONTAINERS
 
     pid = os.fork()  # as Celery's prefork pool does after the parent made a sandbox
     if pid == 0:
-        ok = not pool_module._POOLS and not any(isinstance(b, PooledBot) for b in list(_LIVE))
+        ok = not pool_module.pools() and not any(isinstance(b, PooledBot) for b in CONTAINERS.all())
         ok = ok and pooled.pool is not None and pooled.pool.idle(LIMITS) == 0  # its own, empty
         os._exit(0 if ok else 1)
     _, status = os.waitpid(pid, 0)

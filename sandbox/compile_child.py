@@ -1,7 +1,7 @@
 """Compiling a bot's ``main.py`` and saying why it does not compile, with the standard library
 only: imported by :mod:`sandbox.bundle` (the command line compiles in its own process) and run
 as a script by :mod:`sandbox.compile_check` in a child process that limits itself first
-(``python -I -S _compile_child.py NAME MEMORY_BYTES CPU_SECONDS`` sets its address-space and
+(``python -I -S compile_child.py NAME MEMORY_BYTES CPU_SECONDS`` sets its address-space and
 CPU limits, reads the source on stdin and prints one JSON object).
 """
 
