@@ -1,24 +1,28 @@
-"""An atomic sliding-window rate counter in Django's shared cache, for the throttles.
+"""An atomic sliding-window rate counter, for the throttles.
 
 DRF's own throttles read a list of timestamps, append, and write it back: two processes that do
 so at once lose one of the two hits (150 requests were counted as 128). Here each hit is one
-atomic step of the cache's server: Redis ``INCR`` inside ``MULTI``, or, in the database cache of
-the embedded default, a read and write of the counter's row in one transaction that holds the
-row's lock. The window slides: the estimate is this window's hits plus the previous window's,
-weighted by how much of it still lies within the last ``window`` seconds (Cloudflare's
-approximation), so a client cannot spend two windows' worth at their boundary.
+atomic step: Redis ``INCR`` inside ``MULTI`` when Redis is the cache, else (the embedded
+default) one ``INSERT ... ON CONFLICT DO UPDATE ... RETURNING`` on the counters' table
+(``foundation.RateCount``): two queries a hit, whatever the history. The window slides: the
+estimate is this window's hits plus the previous window's, weighted by how much of it still
+lies within the last ``window`` seconds (Cloudflare's approximation), so a client cannot spend
+two windows' worth at their boundary.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.db import DatabaseCache
 from django.core.cache.backends.redis import RedisCache
-from django.db import connections, router, transaction
+from django.db import connections, router
+from django.utils import timezone
 
 
 @dataclass(frozen=True)
@@ -69,28 +73,38 @@ def _add(
             _, hits, before = pipe.execute()
         return int(hits), int(before or 0)
     if isinstance(cache, DatabaseCache):
-        return _add_in_table(cache, current, previous, ttl, delta)
+        return _add_in_table(current, previous, ttl, delta)
     # A per-process cache (tests only: settings never configure one) is atomic under its lock.
     cache.add(current, 0, ttl)
     return int(cache.incr(current, delta)), int(cache.get(previous) or 0)
 
 
-def _add_in_table(
-    cache: DatabaseCache, current: str, previous: str, ttl: int, delta: int
-) -> tuple[int, int]:
-    db = router.db_for_write(cache.cache_model_class)
+#: One hit in this many also deletes the expired counters of the table.
+_SWEEP_ONE_IN = 200
+
+
+def _add_in_table(current: str, previous: str, ttl: int, delta: int) -> tuple[int, int]:
+    """The embedded default's counter: one upsert that adds ``delta`` and returns the new
+    value (atomic in SQLite and PostgreSQL alike), and one read of the previous window."""
+    from foundation.models import RateCount
+
+    db = router.db_for_write(RateCount)
     connection = connections[db]
-    with transaction.atomic(using=db):
-        cache.add(current, 0, ttl)  # the row exists from here on (a racing add fails quietly)
-        if connection.features.has_select_for_update:
-            # PostgreSQL: wait for any other hit on this counter to commit. SQLite needs no row
-            # lock: the site's IMMEDIATE transactions take the database's write lock at BEGIN.
-            table = connection.ops.quote_name(cache._table)  # type: ignore[attr-defined]
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    f"SELECT cache_key FROM {table} WHERE cache_key = %s FOR UPDATE",
-                    [cache.make_and_validate_key(current)],
-                )
-        hits = int(cache.get(current) or 0) + delta
-        cache.set(current, hits, ttl)  # not incr(): it would reset the expiry to the default
-        return hits, int(cache.get(previous) or 0)
+    table = connection.ops.quote_name(RateCount._meta.db_table)
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (key, hits, expires) VALUES (%s, %s, %s) "
+            f"ON CONFLICT (key) DO UPDATE SET hits = {table}.hits + excluded.hits "
+            "RETURNING hits",
+            [current, delta, now + timedelta(seconds=ttl)],
+        )
+        hits = int(cursor.fetchone()[0])
+        cursor.execute(
+            f"SELECT hits FROM {table} WHERE key = %s AND expires > %s",
+            [previous, now],
+        )
+        row = cursor.fetchone()
+        if random.randrange(_SWEEP_ONE_IN) == 0:
+            cursor.execute(f"DELETE FROM {table} WHERE expires < %s", [now])
+    return hits, int(row[0]) if row else 0

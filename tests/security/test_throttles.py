@@ -301,3 +301,29 @@ def test_challenges_are_throttled_through_the_api_and_the_page_together(
     assert again.status_code == 429
     # Reading one's challenges is not sending one: never counted.
     assert api.get("/api/challenges/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_hits_on_the_database_counter_are_each_counted(settings: Any) -> None:
+    """Without Redis, each hit is one upsert on foundation.RateCount: eight threads with
+    connections of their own hitting one counter let exactly the limit through."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection, connections
+    from foundation import rate_counter
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite serialises writers itself; CI runs this on PostgreSQL")
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "c"}
+    }
+
+    def hit(_: int) -> bool:
+        try:
+            return rate_counter.take("test:concurrent", 30, 3600).allowed
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(8) as pool:
+        allowed = list(pool.map(hit, range(60)))
+    assert allowed.count(True) == 30
