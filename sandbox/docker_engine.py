@@ -120,7 +120,9 @@ def list_bot_containers(client: Any, labels: dict[str, str] | None) -> list[Any]
     filters = [f"{LABEL}.sandbox=1"]
     filters += [f"{LABEL}.{k}={v}" for k, v in (labels or {}).items()]
     try:
-        return client.containers.list(all=True, filters={"label": filters})
+        # Other workers remove containers all the time: one removed between the listing and
+        # its inspection is skipped (else the whole listing failed, and a reap found nothing).
+        return client.containers.list(all=True, filters={"label": filters}, ignore_removed=True)
     except Exception as e:
         log.warning("cannot list bot containers: %s", e)
         return []

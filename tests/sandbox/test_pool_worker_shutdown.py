@@ -41,7 +41,11 @@ for line in sys.stdin:
 def _pool_containers(sb: Any, pids: set[int]) -> list[Any]:
     """The warm-pool containers whose worker label names one of ``pids`` on this host."""
     found = []
-    for c in sb.client.containers.list(all=True, filters={"label": f"{LABEL}.pool=1"}):
+    # ignore_removed: a container removed between the list and its inspection is gone anyway
+    listed = sb.client.containers.list(
+        all=True, filters={"label": f"{LABEL}.pool=1"}, ignore_removed=True
+    )
+    for c in listed:
         _, pid, _ = [*c.labels.get(f"{LABEL}.worker", "").split(":"), "", ""][:3]
         if pid.isdigit() and int(pid) in pids:
             found.append(c)

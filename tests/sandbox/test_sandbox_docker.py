@@ -137,7 +137,9 @@ def test_reap_orphans_of_dead_worker(docker_sandbox, prepared) -> None:
     )
     c.start()
     mine = docker_sandbox.start(prepared(BOTS / "echo.py"), labels=LABELS, limits=Limits())
-    assert docker_sandbox.reap_orphans() >= 1
+    # Any worker's pool on this host may reap it first (a new pool reaps dead workers'
+    # containers): what counts is that it is gone, not who took it.
+    docker_sandbox.reap_orphans()
     assert docker_sandbox.containers({"match": "orphan"}) == []
     mine.send_line("{}")  # this worker's own container is alive and well
     assert mine.read_line(10) == '{"echo": {}}'
