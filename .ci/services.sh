@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install and start what the test suite needs: PostgreSQL, Redis and a Docker engine.
+# Install and start what the test suite needs: PostgreSQL, Redis, a Docker engine and the
+# toolchains of the languages bots may be written in.
 # Idempotent: services already running are left alone. Prints the environment to use.
 set -euo pipefail
 
@@ -13,6 +14,14 @@ command -v pg_ctlcluster >/dev/null || need_pkgs+=(postgresql)
 # The bot runtime image is made from Debian's python3.11 and numpy (deploy/build-runtime-image.sh).
 [ -x /usr/bin/python3.11 ] || need_pkgs+=(python3.11)
 /usr/bin/python3.11 -c 'import numpy' 2>/dev/null || need_pkgs+=(python3-numpy)
+# Bots in other languages: the process backend builds and runs them with the host's toolchains
+# (tests/arena/test_starters.py; sandbox/languages.py names each language's host tools).
+command -v node >/dev/null || need_pkgs+=(nodejs)
+command -v javac >/dev/null || need_pkgs+=(openjdk-17-jdk-headless)
+command -v g++ >/dev/null || need_pkgs+=(g++)
+command -v rustc >/dev/null || need_pkgs+=(rustc)
+command -v cargo >/dev/null || need_pkgs+=(cargo)
+command -v go >/dev/null || need_pkgs+=(golang-go)
 # Browser tests drive Debian's chromium through Playwright.
 command -v chromium >/dev/null || need_pkgs+=(chromium)
 if [ ${#need_pkgs[@]} -gt 0 ]; then

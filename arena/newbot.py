@@ -1,6 +1,7 @@
-"""``arena new-bot GAME DIR``: a commented starter bot (arena/starter_bot.py, standard library
-only) and a README saying how to run it locally, with a real ``act`` message of the game. The
-site offers the same files as a zip (:func:`starter_zip`)."""
+"""``arena new-bot GAME DIR --lang LANG``: a commented starter bot in one of the languages of
+``sandbox.languages`` (arena/starters/<lang>/, standard library only) and a README saying how to
+build and run it locally, with a real ``act`` message of the game. The site offers the same
+files as a zip (:func:`starter_zip`)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,14 @@ from arena import protocol
 from games import registry
 from games.base import JSON
 from games.rng import Rng
+from sandbox.languages import LANGUAGES, Language, UnknownLanguage, get_language
 
-STARTER = Path(__file__).with_name("starter_bot.py")
+#: One starter per language, each game-agnostic: arena/starters/<key>/<its source file>.
+STARTERS = Path(__file__).with_name("starters")
+#: The Python starter (the default): what the demo uploads.
+STARTER = STARTERS / "python" / "main.py"
+#: The line of every starter that :func:`starter_files` replaces with the game's name.
+GAME_LINE = "Game: any Meeple Arena game"
 #: What uploaded bots run with: the runtime image (deploy/runtime/Dockerfile,
 #: deploy/build-runtime-image.sh, ``sandbox.docker.RUNTIME_IMAGE``). Shown on the upload page
 #: and in the starter README; tests/arena/test_newbot.py keeps it true to the image.
@@ -26,6 +33,15 @@ RUNTIME = (
     "no network, and nothing can be installed"
 )
 EXAMPLE_CHARS = 3000
+
+
+__all__ = ["UnknownLanguage", "new_bot", "starter_files", "starter_languages", "starter_zip"]
+
+
+def starter_languages() -> list[tuple[str, str]]:
+    """Every language a starter is offered in, as (key, name as people read it): Python first
+    (the default), then as ``sandbox.languages`` lists them."""
+    return [(key, lang.name) for key, lang in LANGUAGES.items()]
 
 
 class NewBotError(ValueError):
@@ -79,26 +95,68 @@ def example_act(game: str) -> str:
     return text
 
 
-def readme(game: str) -> str:
-    """The starter bot's README: what it is, how to run and upload it, the protocol's rules
-    that bite, and the game's players, options and a real ``act`` message."""
-    g = registry.get_game(game)
-    sections = [
-        f"""# A bot for {g.name} (`{game}`)
+def starter_path(lang: Language) -> Path:
+    """The starter source of ``lang`` in this checkout."""
+    return STARTERS / lang.key / lang.source
 
-`main.py` is a complete bot: it speaks the bot protocol (version 1) on stdin/stdout and plays a
-random legal move. It uses only the Python standard library. Change `choose()` to play better.""",
-        _run_locally(game),
+
+def readme(game: str, lang: str | Language | None = None) -> str:
+    """The starter bot's README: what it is, how to build, run and upload it, the protocol's
+    rules that bite, and the game's players, options and a real ``act`` message."""
+    g = registry.get_game(game)
+    language = lang if isinstance(lang, Language) else get_language(lang)
+    source = language.source
+    if language.key == "python":
+        runtime = RUNTIME
+    else:
+        runtime = (
+            f"{language.name}, its standard library only; no network, and nothing can be installed"
+        )
+    sections = [
+        f"""# A bot for {g.name} (`{game}`), in {language.name}
+
+`{source}` is a complete bot: it speaks the bot protocol (version 1) on stdin/stdout and plays a
+random legal move, logging each decision to stderr. It uses only the standard library. Change
+`choose()` to play better; its comment shows how to read the observation and the actions.""",
+        _build(language),
+        _run_locally(game, language),
         f"""## Upload it
 
-On the site, "Upload a bot" creates the bot; then upload `main.py`, or this folder as a `.zip`
-with `main.py` at its root. To upload from a script or your CI, see the site's "Use the API"
+On the site, "Upload a bot" creates the bot; then upload `{source}`, or this folder as a `.zip`
+with `{source}` at its root. To upload from a script or your CI, see the site's "Use the API"
 page (`/docs/api/`). Uploaded bots run with:
-{RUNTIME}.""",
+{runtime}.""",
         _RULES_THAT_BITE,
         _game_facts(game),
     ]
     return "\n\n".join(sections) + "\n"
+
+
+def _shell(command: tuple[str, ...]) -> str:
+    """A command as one would type it (``sh -c '...'`` shown as its script)."""
+    if command[:2] == ("sh", "-c"):
+        return command[2]
+    return " ".join(command)
+
+
+def _build(lang: Language) -> str:
+    """How the bot is built: what the site and ``arena play`` run, and the tools it needs."""
+    tools = ", ".join(f"`{t}`" for t in lang.host_tools)
+    if not lang.build:
+        check = f" (the site checks its syntax first: `{_shell(lang.check)}`)" if lang.check else ""
+        return f"""## Build it
+
+Nothing to build: it runs as `{_shell(lang.run)}`{check}. Running it on this machine needs
+{tools}."""
+    return f"""## Build it
+
+The site builds every upload once, with no network, by running in the bot's folder
+
+    {_shell(lang.build)}
+
+and then runs `{_shell(lang.run)}`. `arena play` and `arena tournament` run the same build in a
+temporary copy of this folder, with this machine's {tools}; a build error is printed with the
+compiler's first lines. To build by hand, run the command above here."""
 
 
 _RULES_THAT_BITE = """## The rules that bite
@@ -110,7 +168,7 @@ _RULES_THAT_BITE = """## The rules that bite
   the seat: the first legal action is played for it and it ranks below every other seat."""
 
 
-def _run_locally(game: str) -> str:
+def _run_locally(game: str, lang: Language) -> str:
     """The README's commands: a match, a tournament, and a ``start`` message to paste."""
     g = registry.get_game(game)
     players = max(g.min_players, 2)
@@ -139,13 +197,13 @@ Play one match against the built-in bots ({bots}):
 Add `--replay match.json` to keep the replay, `--json` for machine-readable output, and
 check a replay with `arena replay verify match.json`. The results table says, per seat, the
 score, rank and status, and which faults happened and why (timeout, invalid JSON, an action
-not in the list...). Your bot's stderr (the `log()` function) is kept in the replay's `logs`.
+not in the list...). Your bot's stderr (its log lines) is kept in the replay's `logs`.
 
 Many matches against several opponents, with Elo and OpenSkill standings:
 
     arena tournament {game} . {everyone} --games 4
 
-Or talk to it by hand: start it with `python3 main.py` and paste
+Or talk to it by hand: build it, start it with `{_shell(lang.run)}` and paste
 
     {json.dumps(start)}
 
@@ -168,19 +226,24 @@ def _game_facts(game: str) -> str:
     {example_act(game)}"""
 
 
-def starter_files(game: str) -> dict[str, str]:
-    """The starter bot of ``game``, file name -> text: what ``arena new-bot`` writes and what
-    the site's starter-bot download holds."""
-    registry.get_game(game)  # unknown game: a clear GameError
-    return {"main.py": STARTER.read_text(encoding="utf-8"), "README.md": readme(game)}
+def starter_files(game: str, lang: str | None = None) -> dict[str, str]:
+    """The starter bot of ``game`` in ``lang`` (None: Python), file name -> text: what
+    ``arena new-bot`` writes and what the site's starter-bot download holds. Raises
+    ``GameError`` for an unknown game, ``UnknownLanguage`` for an unknown language."""
+    g = registry.get_game(game)
+    language = get_language(lang)
+    source = starter_path(language).read_text(encoding="utf-8")
+    source = source.replace(GAME_LINE, f"Game: {g.name} ({game}), written by arena new-bot", 1)
+    return {language.source: source, "README.md": readme(game, language)}
 
 
-def starter_zip(game: str) -> bytes:
-    """:func:`starter_files` as a zip with ``main.py`` at its root (so the zip itself is an
-    upload the platform accepts). Fixed timestamps: the same game gives the same bytes."""
+def starter_zip(game: str, lang: str | None = None) -> bytes:
+    """:func:`starter_files` as a zip with the source file at its root (so the zip itself is
+    an upload the platform accepts). Fixed timestamps: the same game and language give the
+    same bytes."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, text in starter_files(game).items():
+        for name, text in starter_files(game, lang).items():
             info = zipfile.ZipInfo(name, date_time=(2025, 1, 1, 0, 0, 0))
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
@@ -188,9 +251,12 @@ def starter_zip(game: str) -> bytes:
     return buffer.getvalue()
 
 
-def new_bot(game: str, folder: str | Path, *, force: bool = False) -> list[Path]:
-    """Write ``main.py`` and ``README.md`` into ``folder``; returns the files written."""
-    texts = starter_files(game)
+def new_bot(
+    game: str, folder: str | Path, *, lang: str | None = None, force: bool = False
+) -> list[Path]:
+    """Write the starter source of ``lang`` (None: Python) and ``README.md`` into ``folder``;
+    returns the files written."""
+    texts = starter_files(game, lang)
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise NewBotError(f"{target} exists and is not a folder")

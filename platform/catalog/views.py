@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from foundation.limits import error_response
 
-from arena.newbot import starter_zip
+from arena.newbot import UnknownLanguage, starter_languages, starter_zip
 from catalog.selectors import game_by_slug, games_with_counts, rules_page
 
 
@@ -17,13 +18,23 @@ def game_list(request: HttpRequest) -> HttpResponse:
 
 def game_rules(request: HttpRequest, slug: str) -> HttpResponse:
     game = game_by_slug(slug)
-    return render(request, "catalog/rules.html", {"game": game, "page": rules_page(slug)})
+    return render(
+        request,
+        "catalog/rules.html",
+        {"game": game, "page": rules_page(slug), "languages": starter_languages()},
+    )
 
 
 def starter_bot(request: HttpRequest, slug: str) -> HttpResponse:
-    """The files ``arena new-bot SLUG`` writes, as a zip that is itself a valid upload."""
+    """The files ``arena new-bot SLUG --lang LANG`` writes (``?lang=``, Python by default), as
+    a zip that is itself a valid upload. An unknown language is a 400 naming the known ones."""
     game = game_by_slug(slug)
-    response = HttpResponse(starter_zip(game.slug), content_type="application/zip")
-    name = f"{game.slug}-starter-bot.zip"
+    lang = request.GET.get("lang") or None
+    try:
+        data = starter_zip(game.slug, lang)
+    except UnknownLanguage as exc:
+        return error_response(request, str(exc), 400)
+    response = HttpResponse(data, content_type="application/zip")
+    name = f"{game.slug}-starter-bot.zip" if lang is None else f"{game.slug}-starter-bot-{lang}.zip"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
