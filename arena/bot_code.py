@@ -14,10 +14,10 @@ from sandbox.compile_check import check_code
 __all__ = [
     "Bundle",
     "BundleError",
+    "boundary_refusal",
     "check_bundle",
     "check_code",
     "human",
-    "boundary_refusal",
 ]
 
 

@@ -78,9 +78,9 @@ def loads(
 
     orjson reads it when it can; what orjson refuses and the standard library reads (``NaN``
     and ``Infinity`` unless ``allow_nan`` is false, integers past 64 bits, lone surrogates in
-    escapes) is read by ``json``. Raises ``ValueError`` for anything else: a :class:`JSONBoundsError`, a
-    ``json.JSONDecodeError``, a ``UnicodeDecodeError``, or an integer of more digits than
-    Python converts."""
+    escapes) is read by ``json``. Raises ``ValueError`` for anything else: a
+    :class:`JSONBoundsError`, a ``json.JSONDecodeError``, a ``UnicodeDecodeError``, or an
+    integer of more digits than Python converts."""
     if isinstance(data, str):
         text = data
     else:

@@ -26,26 +26,18 @@ from arena.contract import TimeControl
 from arena.human import HumanChannel, HumanSeat, HumanTime
 from arena.outcome import ERROR, FINISHED, MatchOutcome, SeatOutcome, final_ranks, seat_status
 from arena.replay import DECISION_CAP, FORMAT, VERSION, state_digest
-from arena.seats import BuiltinSeat, ProgramSeat, Seat
+from arena.seat_start import builtin_seats, start_programs
+from arena.seats import ProgramSeat, Seat
 from games import registry
 from games.base import GameError
-from games.rng import derive_seed
 from sandbox.base import BotCode, Limits, Sandbox, SandboxError
-from sandbox.code import BotCodeError, prepare_bot, release_bot
+from sandbox.code import BotCodeError, release_bot
 
 DEFAULT_MAX_DECISIONS = 50_000
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-def _resolve_sandbox(sandbox: str | Sandbox | None) -> Sandbox:
-    if isinstance(sandbox, Sandbox):
-        return sandbox
-    from sandbox import get_sandbox  # late: the backends may pull in the Docker SDK
-
-    return get_sandbox(sandbox)
 
 
 def run_match(
@@ -172,71 +164,36 @@ class _Match:
         self.error = message
 
     def _make_builtin_seats(self) -> None:
-        for i, spec in enumerate(self.specs):
-            if spec.builtin is not None:
-                cls = registry.get_bot(self.game, spec.builtin)
-                # the same seeds as games.simulate.play, so both agree on a match
-                bot = cls(i, self.players, self.options, derive_seed(self.seed, "bot", i))
-                self.seats[i] = BuiltinSeat(i, spec.text, self.fault_limit, bot)
-            elif spec.human:
-                assert self.human is not None
-                self.seats[i] = HumanSeat(
-                    i,
-                    self.fault_limit,
-                    self.human,
-                    match_id=self.match_id,
-                    game=self.game,
-                    players=self.players,
-                    time_control=self.human_time,
-                )
+        for i, seat in builtin_seats(
+            self.specs,
+            game=self.game,
+            seed=self.seed,
+            options=self.options,
+            fault_limit=self.fault_limit,
+            human=self.human,
+            human_time=self.human_time,
+            match_id=self.match_id,
+        ).items():
+            self.seats[i] = seat
 
     def _start_programs(self, sandbox: str | Sandbox | None) -> None:
-        todo = [i for i, s in enumerate(self.specs) if s.path is not None]
-        for i in todo:
-            labels = {"match": self.match_id, "seat": str(i)}
-            self.codes.append(prepare_bot(self.specs[i].path, labels=labels))  # type: ignore[arg-type]
-        backend = _resolve_sandbox(sandbox)
-        self.sandbox_name = backend.name
-
-        def start(k: int) -> ProgramSeat:
-            i = todo[k]
-            proc = backend.start(
-                self.codes[k], labels={"match": self.match_id, "seat": str(i)}, limits=self.limits
-            )
-            return ProgramSeat(
-                i,
-                self.specs[i].text,
-                self.fault_limit,
-                proc,
-                move_ms=self.tc.move_ms,
-                bank_ms=self.tc.bank_ms,
-            )
-
-        # Container starts dominate a match's cost: start all seats at once. The pool lives
-        # until the match ends: a child started with PR_SET_PDEATHSIG (bubblewrap's
-        # --die-with-parent) is killed when the *thread* that forked it exits.
-        # Collect every result before raising, so that no started seat is left unclosed.
-        self.starter = ThreadPoolExecutor(max_workers=len(todo), thread_name_prefix="seat")
-        futures = [self.starter.submit(start, k) for k in range(len(todo))]
-        first_error: BaseException | None = None
-        for f in futures:
-            try:
-                seat = f.result()
-                self.seats[seat.seat] = seat
-            except BaseException as e:
-                first_error = first_error or e
-        if first_error is not None:
-            raise first_error
-        programs = [s for s in self.seats if isinstance(s, ProgramSeat)]
-        for s in programs:
-            s.send(
-                p.start_message(
-                    self.game, self.match_id, s.seat, self.players, self.options, asdict(self.tc)
-                )
-            )
-        sent_at = _time.perf_counter()
-        for s in programs:
-            s.await_ready(sent_at, self.tc.start_ms)
+        started = start_programs(
+            self.specs,
+            sandbox,
+            game=self.game,
+            options=self.options,
+            match_id=self.match_id,
+            limits=self.limits,
+            tc=self.tc,
+            fault_limit=self.fault_limit,
+            codes=self.codes,
+        )
+        self.starter, self.sandbox_name = started.starter, started.sandbox_name
+        for seat in started.seats:
+            self.seats[seat.seat] = seat
+        if started.error is not None:
+            raise started.error
+        started.await_ready()
 
     def _play(self, state: Any) -> None:
         seats = self.seats

@@ -4,7 +4,6 @@ answers them in the schema's one shape, and none re-wraps them by hand."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError

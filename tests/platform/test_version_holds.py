@@ -26,7 +26,7 @@ from ladder.models import LadderMatch
 from matches.models import Match, MatchKind, MatchStatus
 from matches.services import create_match, dispatch_match
 
-from arena import referee
+from arena import seat_start
 from sandbox.base import SandboxError
 
 from .conftest import BOT_SOURCE
@@ -50,14 +50,14 @@ class Platform:
 @pytest.fixture
 def platform(monkeypatch: pytest.MonkeyPatch) -> Iterator[Platform]:
     state = Platform()
-    real = referee._resolve_sandbox
+    real = seat_start.resolve_sandbox
 
     def resolve(sandbox: Any) -> Any:
         if state.broken:
             raise SandboxError("the Docker engine does not answer")
         return real(sandbox)
 
-    monkeypatch.setattr(referee, "_resolve_sandbox", resolve)
+    monkeypatch.setattr(seat_start, "resolve_sandbox", resolve)
     yield state
 
 
