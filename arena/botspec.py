@@ -1,5 +1,6 @@
-"""Bot specifications as users write them: a path (``.py`` file, folder or ``.zip`` holding
-``main.py``), ``builtin:NAME`` for one of the game's built-in bots, or ``human`` for a person
+"""Bot specifications as users write them: a path (a source file such as ``main.py`` or
+``main.cpp``, a folder or a ``.zip`` holding a bot in any language of ``sandbox.languages``),
+``builtin:NAME`` for one of the game's built-in bots, or ``human`` for a person
 (arena/human.py; only where a human channel is given)."""
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from pathlib import Path
 
 from games import registry
 from sandbox.bundle import BundleError, check_bundle_path
+from sandbox.code import BOT_ENTRIES
+from sandbox.languages import LANGUAGES, recognise
 
 BUILTIN_PREFIX = "builtin:"
 HUMAN = "human"
@@ -50,15 +53,20 @@ def parse_bot_spec(text: str, game: str) -> BotSpec:
     path = Path(text)
     if not path.exists():
         raise BotSpecError(f"bot {text!r}: no such file or folder (or use builtin:NAME)")
+    sources = ", ".join(lang.source for lang in LANGUAGES.values())
+    suffixes = {Path(lang.source).suffix for lang in LANGUAGES.values()}
     if path.is_dir():
-        if not (path / "main.py").is_file():
-            raise BotSpecError(f"bot folder {text!r} has no main.py")
-    elif path.suffix not in (".py", ".zip"):
-        raise BotSpecError(f"bot {text!r}: expected a .py file, a folder or a .zip with main.py")
+        if not recognise([p.name for p in path.iterdir() if p.is_file()]):
+            raise BotSpecError(f"bot folder {text!r} has no bot at its top (none of {sources})")
+    elif path.suffix.lower() not in suffixes | {".zip"}:
+        raise BotSpecError(
+            f"bot {text!r}: expected a source file ({sources}), a folder or a .zip of a bot"
+        )
     elif path.suffix == ".zip":
-        # The site's upload check (sandbox.bundle): a zip the CLI accepts is one the site takes.
+        # The site's upload check (sandbox.bundle): its walk of the zip, with every language's
+        # files marking the bot's top.
         try:
-            check_bundle_path(path)
+            check_bundle_path(path, entries=BOT_ENTRIES)
         except BundleError as exc:
             error = BotSpecError(f"bot {text!r}: {exc}")
             error.public = exc.public  # what a match's public error may show (no file names)

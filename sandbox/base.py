@@ -50,13 +50,16 @@ class Limits:
 
 @dataclass(frozen=True)
 class BotCode:
-    """A bot ready to run: a directory holding ``main.py`` (run as ``python3 main.py``)."""
+    """A bot ready to run: a directory holding its sources (``main.py``, run as
+    ``python3 main.py``, or another language's: ``sandbox.languages``)."""
 
     root: Path
     entry: str = "main.py"
     labels: dict[str, str] = field(default_factory=dict)
     #: True for a copy made by ``sandbox.code.prepare_bot``: ``release_bot`` deletes it.
     temporary: bool = False
+    #: Its language, a key of ``sandbox.languages.LANGUAGES``: how it is built and run.
+    language: str = "python"
 
 
 class BotProcess(ABC):

@@ -102,11 +102,18 @@ def bundle_kind(filename: str) -> Kind:
     )
 
 
-def check_bundle(filename: str, data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES) -> Bundle:
+def check_bundle(
+    filename: str,
+    data: bytes,
+    *,
+    max_bytes: int = MAX_UPLOAD_BYTES,
+    entries: tuple[str, ...] = (ENTRY,),
+) -> Bundle:
     """Check an uploaded bot held in memory (at most ``max_bytes``, already capped by the
     caller's upload handler): its size, kind, zip members and that ``main.py`` is UTF-8.
-    Returns a :class:`Bundle` or raises :class:`BundleError`. Does not compile."""
-    return _check(filename, data, max_bytes, keep_main=False)[0]
+    Returns a :class:`Bundle` or raises :class:`BundleError`. Does not compile. ``entries``:
+    the files that may mark a zip's top (``zipwalk.find_root``)."""
+    return _check(filename, data, max_bytes, keep_main=False, entries=entries)[0]
 
 
 def read_main(
@@ -117,7 +124,14 @@ def read_main(
     return bundle, main
 
 
-def _check(filename: str, data: bytes, max_bytes: int, *, keep_main: bool) -> tuple[Bundle, bytes]:
+def _check(
+    filename: str,
+    data: bytes,
+    max_bytes: int,
+    *,
+    keep_main: bool,
+    entries: tuple[str, ...] = (ENTRY,),
+) -> tuple[Bundle, bytes]:
     if not data:
         raise BundleError("The file is empty.")
     if len(data) > max_bytes:
@@ -129,13 +143,18 @@ def _check(filename: str, data: bytes, max_bytes: int, *, keep_main: bool) -> tu
         return Bundle("py", (ENTRY,), "", len(data), len(data)), data
     source = io.BytesIO(data)
     with _open_zip(source, "The file") as zf:
-        plan, unpacked, main = walk_zip(zf, source, dest=None, keep_main=keep_main)
+        plan, unpacked, main = walk_zip(zf, source, dest=None, keep_main=keep_main, entries=entries)
     root = plan.root
     inside = tuple(sorted(f[len(root) + 1 :] if root else f for f in plan.files))
     return Bundle("zip", inside, root, len(data), unpacked), main or b""
 
 
-def check_bundle_path(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> Bundle:
+def check_bundle_path(
+    path: str | os.PathLike[str],
+    *,
+    max_bytes: int | None = None,
+    entries: tuple[str, ...] = (ENTRY,),
+) -> Bundle:
     """The same check for a file on disk (the command line's bots); the size is read from
     the file system before the file is."""
     p = Path(path)
@@ -143,7 +162,7 @@ def check_bundle_path(path: str | os.PathLike[str], *, max_bytes: int | None = N
     cap = MAX_UNPACKED_BYTES if max_bytes is None else max_bytes
     if size > cap:
         raise BundleError(f"{p.name} is {human(size)}; a bot is limited to {human(cap)}.")
-    return check_bundle(p.name, p.read_bytes(), max_bytes=cap)
+    return check_bundle(p.name, p.read_bytes(), max_bytes=cap, entries=entries)
 
 
 def compile_error(name: str, failure: dict[str, object]) -> BundleError:
@@ -171,9 +190,11 @@ def check_python(name: str, data: bytes) -> None:
         raise compile_error(name, failure)
 
 
-def extract_zip(source: str | os.PathLike[str] | BinaryIO, dest: Path) -> Path:
+def extract_zip(
+    source: str | os.PathLike[str] | BinaryIO, dest: Path, *, entries: tuple[str, ...] = (ENTRY,)
+) -> Path:
     """Unpack a bot zip into ``dest`` with the checks of :func:`check_bundle`; returns the
-    folder holding ``main.py``."""
+    folder holding ``main.py`` (or another of ``entries``: ``zipwalk.find_root``)."""
     label = Path(source).name if isinstance(source, str | os.PathLike) else "The zip"
     fp: BinaryIO
     if isinstance(source, str | os.PathLike):
@@ -185,7 +206,7 @@ def extract_zip(source: str | os.PathLike[str] | BinaryIO, dest: Path) -> Path:
         fp = source
     try:
         with _open_zip(fp, label) as zf:
-            plan, _unpacked, _main = walk_zip(zf, fp, dest=dest)
+            plan, _unpacked, _main = walk_zip(zf, fp, dest=dest, entries=entries)
     finally:
         if fp is not source:
             fp.close()

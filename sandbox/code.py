@@ -1,5 +1,6 @@
-"""Turning an uploaded bot (a ``.py`` file, a folder or a ``.zip`` with ``main.py``) into a
-:class:`BotCode`: a fresh, world-readable copy in its own directory.
+"""Turning an uploaded bot (a source file such as ``main.py`` or ``main.cpp``, a folder or a
+``.zip``) into a :class:`BotCode`: a fresh, world-readable copy in its own directory, with its
+language recognised from its files (``sandbox.languages.recognise``).
 
 We always copy: the sandbox then runs a snapshot the uploader cannot change mid-match, and the
 copy is readable by the unprivileged user bots run as (a Docker container's ``nobody`` or the
@@ -16,8 +17,9 @@ import tempfile
 from pathlib import Path
 
 from sandbox.base import BotCode
-from sandbox.bundle import ENTRY, MAX_FILES, BundleError, extract_zip
+from sandbox.bundle import MAX_FILES, BundleError, extract_zip
 from sandbox.bundle import MAX_UNPACKED_BYTES as MAX_CODE_BYTES
+from sandbox.languages import LANGUAGES, Language, get_language, recognise
 
 #: The uploaded bot cannot be used; ``str()`` says why for the uploader, ``.public`` for others.
 BotCodeError = BundleError
@@ -37,8 +39,14 @@ def bot_dir_base() -> Path:
     return path
 
 
-def prepare_bot(path: str | os.PathLike[str], *, labels: dict[str, str] | None = None) -> BotCode:
-    """Copy the bot at ``path`` into a fresh directory holding ``main.py``. Raises
+def prepare_bot(
+    path: str | os.PathLike[str],
+    *,
+    labels: dict[str, str] | None = None,
+    language: str | None = None,
+) -> BotCode:
+    """Copy the bot at ``path`` (a source file, a folder or a zip) into a fresh directory and
+    recognise its language, or take ``language`` when given (an ambiguous bundle). Raises
     :class:`BotCodeError` with a clear message on bad input."""
     src = Path(path)
     if not src.exists():
@@ -48,17 +56,15 @@ def prepare_bot(path: str | os.PathLike[str], *, labels: dict[str, str] | None =
         if src.is_dir():
             _copy_folder(src, dest)
             root = _find_root(dest, src)
-        elif src.suffix == ".py":
-            _check_size(src.stat().st_size, 1)
-            shutil.copyfile(src, dest / ENTRY)
-            root = dest
         elif src.suffix == ".zip":
             # The upload check's own unpacking (sandbox.bundle): what it accepts runs here.
-            root = extract_zip(src, dest)
+            root = extract_zip(src, dest, entries=BOT_ENTRIES)
         else:
-            raise BotCodeError(
-                f"{src.name}: a bot is a .py file, a folder with {ENTRY}, or a .zip with {ENTRY}"
-            )
+            lang = _single_file_language(src)
+            _check_size(src.stat().st_size, 1)
+            shutil.copyfile(src, dest / lang.source)
+            root = dest
+        lang = _language_of(root, src, language)
         _make_readable(dest)
     except OSError as exc:
         # The host's failure (a full disk, permissions): its text names this machine's paths,
@@ -69,7 +75,54 @@ def prepare_bot(path: str | os.PathLike[str], *, labels: dict[str, str] | None =
     except BaseException:
         shutil.rmtree(dest, ignore_errors=True)
         raise
-    return BotCode(root=root, entry=ENTRY, labels=dict(labels or {}), temporary=True)
+    return BotCode(
+        root=root,
+        entry=lang.source,
+        labels=dict(labels or {}),
+        temporary=True,
+        language=lang.key,
+    )
+
+
+#: What marks a bot's top in a zip: every language's entry source and build files (the
+#: command line's check of a zip passes it too).
+BOT_ENTRIES = tuple(
+    dict.fromkeys(f for lang in LANGUAGES.values() for f in (lang.source, *lang.markers))
+)
+
+
+def _sources_named() -> str:
+    return ", ".join(lang.source for lang in LANGUAGES.values() if lang.source != "main.py")
+
+
+def _no_bot(name: str) -> BotCodeError:
+    return BotCodeError(f"{name}: no main.py (nor {_sources_named()}) at the top of the bot")
+
+
+def _single_file_language(src: Path) -> Language:
+    """A single file is its language's entry: ``main.cpp``, ``bot.py`` (run as ``main.py``),
+    any ``.rs``... by its suffix, as the language's source file."""
+    for lang in LANGUAGES.values():
+        if src.suffix.lower() == Path(lang.source).suffix:
+            return lang
+    raise BotCodeError(
+        f"{src.name}: a bot is a .py file or another language's source ({_sources_named()}), "
+        "a folder or a .zip"
+    )
+
+
+def _language_of(root: Path, src: Path, explicit: str | None) -> Language:
+    files = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
+    if explicit:
+        return get_language(explicit)
+    found = recognise(files)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise _no_bot(src.name)
+    raise BotCodeError(
+        f"{src.name}: could be {' or '.join(lang.name for lang in found)}; say which language"
+    )
 
 
 def release_bot(code: BotCode) -> None:
@@ -110,13 +163,14 @@ def _copy_folder(src: Path, dest: Path) -> None:
 
 
 def _find_root(dest: Path, src: Path) -> Path:
-    if (dest / ENTRY).is_file():
+    if recognise([p.name for p in dest.iterdir() if p.is_file()]):
         return dest
-    # A zip of a folder holds one top-level folder: accept main.py inside it.
+    # A zip of a folder holds one top-level folder: accept a bot inside it.
     entries = [p for p in dest.iterdir()]
-    if len(entries) == 1 and entries[0].is_dir() and (entries[0] / ENTRY).is_file():
-        return entries[0]
-    raise BotCodeError(f"{src.name}: no {ENTRY} at the top of the bot")
+    inner = entries[0] if len(entries) == 1 and entries[0].is_dir() else None
+    if inner is not None and recognise([p.name for p in inner.iterdir() if p.is_file()]):
+        return inner
+    raise _no_bot(src.name)
 
 
 def _make_readable(dest: Path) -> None:

@@ -52,6 +52,10 @@ class Language:
     memory_mb: int = 512
     #: Processes and threads a seat may have (a JVM starts a dozen threads of its own).
     pids: int = 64
+    #: Address space the process backend allows beyond ``memory_mb`` (its memory cap is
+    #: RLIMIT_AS, which counts what a runtime reserves, not what it uses: a JVM, V8 and Go's
+    #: runtime reserve far more than they touch and do not start under a tight cap).
+    reserve_mb: int = 0
 
     @property
     def compiled(self) -> bool:
@@ -88,6 +92,7 @@ LANGUAGES: dict[str, Language] = {
             image=_IMAGE.format(key="javascript"),
             build_image=_IMAGE.format(key="javascript"),
             host_tools=("node",),
+            reserve_mb=512,
         ),
         Language(
             key="java",
@@ -107,6 +112,9 @@ LANGUAGES: dict[str, Language] = {
                 "-XX:CICompilerCount=1",
                 "-Xss8m",
                 "-Xmx384m",
+                # Small reservations for classes and code (1 GiB and 240 MiB by default).
+                "-XX:CompressedClassSpaceSize=64m",
+                "-XX:ReservedCodeCacheSize=32m",
                 "-Xshare:auto",
                 "-cp",
                 "classes",
@@ -118,6 +126,7 @@ LANGUAGES: dict[str, Language] = {
             host_tools=("javac", "java"),
             memory_mb=768,
             pids=96,
+            reserve_mb=1280,
         ),
         Language(
             key="cpp",
@@ -180,6 +189,7 @@ LANGUAGES: dict[str, Language] = {
             image=_IMAGE.format(key="native"),
             build_image=_IMAGE.format(key="go"),
             host_tools=("go",),
+            reserve_mb=512,
         ),
     )
 }

@@ -22,15 +22,19 @@ import resource
 import signal
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from sandbox import uids
 from sandbox.base import BotCode, BotProcess, Limits, Sandbox, SandboxError
+from sandbox.host_build import build_bot, host_run_command, tool_paths
+from sandbox.languages import get_language
 from sandbox.live import LiveBots
 from sandbox.pipes import PipeBot
 
 BWRAP = "/usr/bin/bwrap"
 _MB = 1024 * 1024
+_DEFAULTS = Limits()
 
 # Every live bot of this worker, so that reap() can end them when the referee is interrupted.
 _live: LiveBots[ProcessBot] = LiveBots()
@@ -48,7 +52,7 @@ def bot_python() -> str:
     return getattr(sys, "_base_executable", None) or sys.executable
 
 
-def _bot_env() -> dict[str, str]:
+def _bot_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "HOME": "/tmp",
@@ -56,14 +60,15 @@ def _bot_env() -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONIOENCODING": "utf-8",
+        **(extra or {}),
     }
 
 
-def _set_limits(limits: Limits, nproc: int | None) -> None:
+def _set_limits(limits: Limits, nproc: int | None, reserve_mb: int = 0) -> None:
     """Runs in the child between fork and exec: only setrlimit calls, nothing that locks."""
     cpu = max(1, int(limits.cpu_seconds))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
-    mem = limits.memory_mb * _MB
+    mem = (limits.memory_mb + reserve_mb) * _MB
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     fsize = limits.file_size_mb * _MB
     resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
@@ -73,7 +78,11 @@ def _set_limits(limits: Limits, nproc: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
 
-def _bwrap_args(code: BotCode, python: str, limits: Limits) -> list[str]:
+def _bwrap_args(
+    code: BotCode, argv: list[str], limits: Limits, env: dict[str, str], binds: list[str]
+) -> list[str]:
+    """bubblewrap's arguments, then the bot's command ``argv`` run in /bot. ``binds``: host
+    folders the runtime needs beyond /usr (an interpreter's prefix, a JVM's /etc files)."""
     args = [
         BWRAP,
         "--unshare-all",  # network, pid, ipc, uts, cgroup
@@ -88,11 +97,8 @@ def _bwrap_args(code: BotCode, python: str, limits: Limits) -> list[str]:
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
-    prefix = os.path.realpath(python)
-    if not prefix.startswith("/usr/"):
-        # e.g. a pyenv interpreter: make its installation visible, read-only
-        base = str(Path(prefix).parent.parent)
-        args += ["--ro-bind", base, base]
+    for folder in binds:
+        args += ["--ro-bind", folder, folder]
     args += [
         "--proc", "/proc",
         "--dev", "/dev",
@@ -102,9 +108,18 @@ def _bwrap_args(code: BotCode, python: str, limits: Limits) -> list[str]:
         "--chdir", "/bot",
         "--clearenv",
     ]  # fmt: skip
-    for k, v in _bot_env().items():
+    for k, v in env.items():
         args += ["--setenv", k, v]
-    return [*args, "--", python, "-u", code.entry]
+    return [*args, "--", *argv]
+
+
+def _prefix_binds(program: str) -> list[str]:
+    """The installation of ``program`` when it lives outside /usr (e.g. a pyenv interpreter),
+    to be made visible read-only."""
+    prefix = os.path.realpath(program)
+    if prefix.startswith("/usr/"):
+        return []
+    return [str(Path(prefix).parent.parent)]
 
 
 class ProcessSandbox(Sandbox):
@@ -127,13 +142,41 @@ class ProcessSandbox(Sandbox):
     def command(self, code: BotCode, limits: Limits) -> tuple[list[str], str]:
         """The bot's command line and working folder (with the interpreter, what a language
         runtime sets): under bubblewrap, its arguments and then the bot's own command."""
+        lang = get_language(code.language)
+        env = _bot_env(lang.env)
+        if lang.key == "python":
+            argv = [self.python, "-u", "-E", "-s", code.entry]
+            binds = _prefix_binds(self.python)
+        else:
+            argv, binds = host_run_command(lang)
         if self.use_bwrap:
-            return _bwrap_args(code, self.python, limits), "/"
-        return [self.python, "-u", "-E", "-s", code.entry], str(code.root)
+            return _bwrap_args(code, argv, limits, env, binds), "/"
+        return argv, str(code.root)
+
+    def prepare(self, code: BotCode) -> None:
+        """Build a compiled bot (or check an interpreted one's syntax) with this machine's
+        toolchain, once per bot folder; Python bots need nothing. Raises
+        :class:`SandboxError` naming a missing tool, ``host_build.BuildFailed`` (the bot's
+        fault) with the compiler's first lines."""
+        lang = get_language(code.language)
+        if lang.key == "python":
+            return
+        tool_paths(lang)  # "this machine cannot run C++ bots: g++ not found"
+        if lang.build and (code.root / lang.run[0]).is_file():
+            return  # built already (another seat of the same folder)
+        build_bot(code)
 
     def start(self, code: BotCode, *, labels: dict[str, str], limits: Limits) -> BotProcess:
-        if not (code.root / code.entry).is_file():
+        if not (code.root / code.entry).is_file() and code.language == "python":
             raise SandboxError(f"bot code has no {code.entry} in {code.root}")
+        self.prepare(code)
+        lang = get_language(code.language)
+        # A language that needs more than the defaults (a JVM: memory, threads) raises the
+        # seat's limits to its own; below them, the caller's limits hold.
+        if lang.memory_mb > _DEFAULTS.memory_mb:
+            limits = replace(limits, memory_mb=max(limits.memory_mb, lang.memory_mb))
+        if lang.pids > _DEFAULTS.pids:
+            limits = replace(limits, pids=max(limits.pids, lang.pids))
         lease = None
         if self.isolate_user:
             lease = uids.acquire()
@@ -160,10 +203,10 @@ class ProcessSandbox(Sandbox):
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 cwd=cwd,
-                env=_bot_env(),
+                env=_bot_env(lang.env),
                 start_new_session=True,
                 close_fds=True,
-                preexec_fn=lambda: _set_limits(limits, nproc),
+                preexec_fn=lambda: _set_limits(limits, nproc, lang.reserve_mb),
                 user=uid,
                 group=uid,
                 extra_groups=[] if uid is not None else None,

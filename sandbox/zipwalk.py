@@ -115,7 +115,7 @@ def _check_lengths(rel: PurePosixPath, name: str) -> None:
         )
 
 
-def plan_zip(zf: zipfile.ZipFile) -> Plan:
+def plan_zip(zf: zipfile.ZipFile, entries: tuple[str, ...] = (ENTRY,)) -> Plan:
     """Every check that names, types, flags, methods and declared sizes allow, before any
     data is read; raises :class:`BundleError`."""
     infos = zf.infolist()
@@ -169,22 +169,25 @@ def plan_zip(zf: zipfile.ZipFile) -> Plan:
     clash = sorted(key for key in files if key in folders)
     if clash:
         raise BundleError(f"The zip holds {shown(files[clash[0]])} both as a file and as a folder.")
-    root = find_root(tuple(files.values()))
+    root = find_root(tuple(files.values()), entries)
     return Plan(tuple(members), root, declared)
 
 
-def find_root(files: tuple[str, ...] | list[str]) -> str:
-    """ "" when main.py is at the top; the folder's name when every file sits in one top-level
-    folder that holds main.py; else :class:`BundleError`."""
-    if ENTRY in files:
+def find_root(files: tuple[str, ...] | list[str], entries: tuple[str, ...] = (ENTRY,)) -> str:
+    """ "" when one of ``entries`` (main.py; the command line passes every language's entry
+    and build files) is at the top; the folder's name when every file sits in one top-level
+    folder that holds one; else :class:`BundleError`."""
+    if any(e in files for e in entries):
         return ""
     tops = {f.split("/", 1)[0] for f in files}
     if len(tops) == 1:
         (top,) = tops
-        if f"{top}/{ENTRY}" in files:
+        if any(f"{top}/{e}" in files for e in entries):
             return top
+    others = [e for e in entries if e != ENTRY]
+    also = f", nor any of {', '.join(others)}" if others else ""
     raise BundleError(
-        f"The zip has no {ENTRY} at its top level (nor inside a single top-level folder)."
+        f"The zip has no {ENTRY} at its top level (nor inside a single top-level folder){also}."
     )
 
 
@@ -343,11 +346,17 @@ class Utf8Check:
 
 
 def walk_zip(
-    zf: zipfile.ZipFile, fp: BinaryIO, *, dest: Path | None, keep_main: bool = False
+    zf: zipfile.ZipFile,
+    fp: BinaryIO,
+    *,
+    dest: Path | None,
+    keep_main: bool = False,
+    entries: tuple[str, ...] = (ENTRY,),
 ) -> tuple[Plan, int, bytes | None]:
     """Check every member (names first, then the real bytes), writing them under ``dest`` when
-    given. Returns the plan, the unpacked size, and ``main.py``'s bytes when ``keep_main``."""
-    plan = plan_zip(zf)
+    given. Returns the plan, the unpacked size, and ``main.py``'s bytes when ``keep_main``.
+    ``entries``: the files that mark the bot's top (:func:`find_root`)."""
+    plan = plan_zip(zf, entries)
     main_rel = PurePosixPath(plan.root, ENTRY) if plan.root else PurePosixPath(ENTRY)
     main: list[bytes] | None = [] if keep_main else None
     written = 0

@@ -85,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the console script exits with it)."""
     from arena.botspec import BotSpecError  # noqa: F401  (a ValueError, caught below)
     from sandbox.base import SandboxError
+    from sandbox.host_build import BuildFailed
 
     old_warning, old_sigterm = warnings.showwarning, signal.getsignal(signal.SIGTERM)
     warnings.showwarning = _one_line_warnings
@@ -104,6 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SandboxError as e:
         print(f"arena: error: sandbox: {e}", file=sys.stderr)
         return EXIT_SYSTEM
+    except BuildFailed as e:  # the compiler's own lines, as it wrote them
+        print(f"arena: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except (ValueError, OSError) as e:  # GameError, BotSpecError, ReplayError, files...
         print(f"arena: error: {_one_line(e)}", file=sys.stderr)
         return EXIT_BAD_INPUT

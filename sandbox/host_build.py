@@ -1,0 +1,257 @@
+"""Building a bot with this machine's toolchain: what the process backend does before it runs a
+compiled bot (or checks the syntax of an interpreted one), with the build command of its
+language (``sandbox.languages``), in the bot's own temporary folder.
+
+The build runs with a wall-clock limit, CPU, memory, file-size and process caps, its output
+kept to a file whose first lines make the error message, in its own session (killed as a
+whole), and under bubblewrap with no network when bubblewrap is installed. It is no security
+boundary (nor is the process backend); Docker's builds happen in a build container.
+
+Builds are cached by the digest of the bot's files, the command and the toolchain, so that a
+tournament or a test session compiles each bot once: a hit copies the built folder back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+from sandbox.base import BotCode, SandboxError
+from sandbox.bundle_limits import BundleError
+from sandbox.languages import Language, get_language
+
+BWRAP = "/usr/bin/bwrap"
+#: Wall-clock limit of one build (rustc and javac start slowly; a compiler bomb stops here).
+BUILD_TIMEOUT_S = 120
+#: Address space of the compiler (a JVM for javac, rustc and cc1plus want a lot of it).
+BUILD_MEMORY_MB = 4096
+BUILD_FILE_MB = 256
+BUILD_PROCESSES = 256
+#: Lines of the compiler's output the error message shows.
+ERROR_LINES = 12
+OUTPUT_CAP = 64 * 1024
+#: Builds kept in the cache (the oldest are removed past this).
+CACHE_ENTRIES = 64
+_MB = 1024 * 1024
+
+PUBLIC_BUILD_FAILED = "the bot's code did not build (its owner can see why by uploading it)"
+
+_locks: dict[str, threading.Lock] = {}
+_locks_guard = threading.Lock()
+
+
+class BuildFailed(BundleError):
+    """The bot's code did not build: the bot's fault. ``str()`` holds the compiler's first
+    lines (for the bot's owner); ``public`` names nothing of the code."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, public=PUBLIC_BUILD_FAILED)
+
+
+def tool_paths(lang: Language) -> dict[str, str]:
+    """The host's programs for ``lang`` (name -> path); :class:`SandboxError` naming the first
+    one missing: "this machine cannot run C++ bots: g++ not found"."""
+    found: dict[str, str] = {}
+    for tool in lang.host_tools:
+        path = shutil.which(tool)
+        if path is None:
+            raise SandboxError(
+                f"this machine cannot run {lang.name.split(' (')[0]} bots: {tool} not found "
+                f"(install it, or run bots with the Docker backend)"
+            )
+        found[tool] = path
+    return found
+
+
+def host_run_command(lang: Language) -> tuple[list[str], list[str]]:
+    """The command that runs a built bot of ``lang`` in its folder, its program resolved on
+    this machine (``node`` -> /usr/bin/node), and the host folders it needs visible beyond
+    /usr (a runtime installed elsewhere; a JVM's configuration, linked from /etc)."""
+    program, *args = lang.run
+    binds: list[str] = []
+    if not program.startswith("./"):
+        found = shutil.which(program)
+        if found is None:
+            tool_paths(lang)  # the clear message
+            raise SandboxError(f"{program} not found")
+        # Its real path: /usr/bin/java links through /etc/alternatives, which a bot cannot see.
+        real = program = os.path.realpath(found)
+        if not real.startswith("/usr/"):
+            binds.append(str(Path(real).parent.parent))
+        # Debian's JDK links its conf/ files into /etc/java-17-openjdk.
+        conf = Path(real).parent.parent / "conf"
+        if conf.is_dir():
+            binds += sorted(
+                {str(Path(os.path.realpath(p)).parent) for p in conf.rglob("*") if p.is_symlink()}
+            )
+    return [program, *args], _outermost(binds)
+
+
+def _outermost(folders: list[str]) -> list[str]:
+    kept: list[str] = []
+    for folder in sorted(set(folders), key=len):
+        if not any(folder == k or folder.startswith(k + "/") for k in kept):
+            kept.append(folder)
+    return kept
+
+
+def missing_tools(lang: Language) -> list[str]:
+    """The host tools of ``lang`` this machine lacks (empty: it can run such bots)."""
+    return [t for t in lang.host_tools if shutil.which(t) is None]
+
+
+def build_env(lang: Language, tools: dict[str, str]) -> dict[str, str]:
+    """A small environment: the tools' folders on PATH (rustup's cargo lives in ~/.cargo/bin),
+    the language's own variables (caches in /tmp)."""
+    folders = dict.fromkeys(str(Path(p).parent) for p in tools.values())
+    path = ":".join([*folders, "/usr/local/bin", "/usr/bin", "/bin"])
+    env = {"PATH": path, "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8"}
+    if "RUSTUP_HOME" in os.environ:
+        env["RUSTUP_HOME"] = os.environ["RUSTUP_HOME"]
+    env.update(lang.env)
+    return env
+
+
+def build_bot(code: BotCode) -> None:
+    """Build (or syntax-check) ``code`` in its folder with its language's command. Nothing for
+    a language with neither. Raises :class:`BuildFailed` (the bot's fault) or
+    :class:`SandboxError` (this machine's: a missing toolchain)."""
+    lang = get_language(code.language)
+    command = lang.build or lang.check
+    if not command:
+        return
+    tools = tool_paths(lang)
+    key = _digest(code.root, lang, tools)
+    with _lock(key):
+        cached = _cache_base() / key
+        if cached.is_dir():
+            shutil.copytree(cached, code.root, dirs_exist_ok=True)
+            os.utime(cached)  # recently used: kept by the pruning
+        else:
+            _run(code.root, command, build_env(lang, tools), lang)
+            _store(code.root, cached)
+    _make_runnable(code.root)
+
+
+def _run(root: Path, command: tuple[str, ...], env: dict[str, str], lang: Language) -> None:
+    argv = list(command)
+    if os.access(BWRAP, os.X_OK):
+        # The whole host read-only but the bot's folder, /tmp private, no network.
+        argv = [
+            BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+            "--tmpfs", "/tmp", "--bind", str(root), str(root), "--unshare-net",
+            "--unshare-pid", "--die-with-parent", "--new-session", "--chdir", str(root), "--",
+            *argv,
+        ]  # fmt: skip
+    with tempfile.TemporaryFile() as out:
+        try:
+            proc = subprocess.Popen(
+                argv,
+                cwd=root,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                close_fds=True,
+                preexec_fn=_build_limits,
+            )
+        except OSError as exc:
+            raise SandboxError(f"cannot start the {lang.name} build: {exc}") from exc
+        try:
+            rc = proc.wait(timeout=BUILD_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            raise BuildFailed(
+                f"the {lang.name} build took over {BUILD_TIMEOUT_S} s and was stopped"
+            ) from None
+        finally:
+            _kill(proc)  # whatever the build left running in its session
+        if rc != 0:
+            out.seek(0)
+            raise BuildFailed(_failure(lang, rc, out.read(OUTPUT_CAP)))
+
+
+def _failure(lang: Language, rc: int, output: bytes) -> str:
+    lines = output.decode("utf-8", "replace").splitlines()
+    shown = "\n".join(lines[:ERROR_LINES]) or "(no output)"
+    more = f"\n... ({len(lines) - ERROR_LINES} more lines)" if len(lines) > ERROR_LINES else ""
+    how = f"killed by {signal.Signals(-rc).name}" if rc < 0 else f"exit status {rc}"
+    return f"the {lang.name} build failed ({how}):\n{shown}{more}"
+
+
+def _build_limits() -> None:
+    """Between fork and exec: setrlimit calls only."""
+    cpu = BUILD_TIMEOUT_S
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+    resource.setrlimit(resource.RLIMIT_AS, (BUILD_MEMORY_MB * _MB, BUILD_MEMORY_MB * _MB))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (BUILD_FILE_MB * _MB, BUILD_FILE_MB * _MB))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=5)
+
+
+def _digest(root: Path, lang: Language, tools: dict[str, str]) -> str:
+    h = hashlib.sha256()
+    h.update(repr((lang.key, lang.build, lang.check, sorted(lang.env.items()))).encode())
+    for name, path in sorted(tools.items()):
+        real = os.path.realpath(path)
+        h.update(f"{name}={real}:{os.stat(real).st_mtime_ns}".encode())
+    for file in sorted(p for p in root.rglob("*") if p.is_file()):
+        h.update(str(file.relative_to(root)).encode() + b"\0")
+        h.update(hashlib.sha256(file.read_bytes()).digest())
+    return h.hexdigest()[:32]
+
+
+def _cache_base() -> Path:
+    from sandbox.code import bot_dir_base
+
+    base = bot_dir_base() / "builds"
+    base.mkdir(mode=0o700, exist_ok=True)
+    return base
+
+
+def _store(root: Path, cached: Path) -> None:
+    """Keep the built folder (written aside, then renamed: never half a build), and prune."""
+    base = cached.parent
+    part = Path(tempfile.mkdtemp(prefix=".part-", dir=base))
+    try:
+        shutil.copytree(root, part, dirs_exist_ok=True)
+        os.replace(part, cached)
+    except OSError:
+        shutil.rmtree(part, ignore_errors=True)
+        return  # a cache is an optimisation: a failure to keep it is no failure
+    entries = sorted(
+        (p for p in base.iterdir() if not p.name.startswith(".")),
+        key=lambda p: p.stat().st_mtime,
+    )
+    for old in entries[:-CACHE_ENTRIES]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _lock(key: str) -> threading.Lock:
+    with _locks_guard:
+        return _locks.setdefault(key, threading.Lock())
+
+
+def _make_runnable(root: Path) -> None:
+    """What the build wrote readable by the bot's own user, executables executable."""
+    for dirpath, _dirnames, filenames in os.walk(root):
+        os.chmod(dirpath, 0o755)
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            mode = os.stat(path).st_mode
+            os.chmod(path, 0o755 if mode & 0o100 else 0o644)
