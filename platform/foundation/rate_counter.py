@@ -4,7 +4,8 @@ DRF's own throttles read a list of timestamps, append, and write it back: two pr
 so at once lose one of the two hits (150 requests were counted as 128). Here each hit is one
 atomic step: Redis ``INCR`` inside ``MULTI`` when Redis is the cache, else (the embedded
 default) one ``INSERT ... ON CONFLICT DO UPDATE ... RETURNING`` on the counters' table
-(``foundation.RateCount``): two queries a hit, whatever the history. The window slides: the
+(``foundation.RateCount``): two queries a hit, whatever the history (expired rows are deleted
+by a periodic task, never by a request). The window slides: the
 estimate is this window's hits plus the previous window's, weighted by how much of it still
 lies within the last ``window`` seconds (Cloudflare's approximation), so a client cannot spend
 two windows' worth at their boundary.
@@ -12,7 +13,6 @@ two windows' worth at their boundary.
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass
 from datetime import timedelta
@@ -79,10 +79,6 @@ def _add(
     return int(cache.incr(current, delta)), int(cache.get(previous) or 0)
 
 
-#: One hit in this many also deletes the expired counters of the table.
-_SWEEP_ONE_IN = 200
-
-
 def _add_in_table(current: str, previous: str, ttl: int, delta: int) -> tuple[int, int]:
     """The embedded default's counter: one upsert that adds ``delta`` and returns the new
     value (atomic in SQLite and PostgreSQL alike), and one read of the previous window."""
@@ -105,6 +101,13 @@ def _add_in_table(current: str, previous: str, ttl: int, delta: int) -> tuple[in
             [previous, now],
         )
         row = cursor.fetchone()
-        if random.randrange(_SWEEP_ONE_IN) == 0:
-            cursor.execute(f"DELETE FROM {table} WHERE expires < %s", [now])
     return hits, int(row[0]) if row else 0
+
+
+def sweep_expired() -> int:
+    """Delete the counters of windows gone by (the periodic ``foundation.sweep_rate_counts``);
+    how many. Requests never do it: a request's queries stay the same from one to the next."""
+    from foundation.models import RateCount
+
+    deleted, _ = RateCount.objects.filter(expires__lt=timezone.now()).delete()
+    return deleted

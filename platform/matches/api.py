@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from matches import replays
 from matches.models import Match, MatchSeat, MatchStatus
-from matches.selectors import API_MATCH_FIELDS, COMPETITION_LINK, api_matches
+from matches.selectors import COMPETITION_LINK, api_matches
 
 _GZIP = re.compile(r"\bgzip\b")
 #: A stored replay never changes: caches may keep it for a year.
@@ -61,6 +61,25 @@ class MatchSeatSerializer(serializers.ModelSerializer):
         return None if change is None else change.elo_after
 
 
+#: What the API shows of a match, in order: the columns ``api_matches`` reads (it reads no
+#: other), then the seats.
+MATCH_FIELDS = (
+    "id",
+    "game",
+    "seed",
+    "options",
+    "status",
+    "error",
+    "result",
+    "tournament",
+    "round",
+    "created_at",
+    "started_at",
+    "finished_at",
+    "duration_ms",
+)
+
+
 class MatchSerializer(serializers.ModelSerializer):
     game = serializers.SlugRelatedField(slug_field="slug", read_only=True)  # type: ignore[var-annotated]
     seats = MatchSeatSerializer(many=True, read_only=True)
@@ -71,8 +90,7 @@ class MatchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        # the columns api_matches reads, then the seats
-        fields = [*API_MATCH_FIELDS, "seats"]
+        fields = [*MATCH_FIELDS, "seats"]
 
     @extend_schema_field({"type": "integer", "nullable": True})
     def get_tournament(self, match: Match) -> int | None:
@@ -124,14 +142,14 @@ class MatchListApi(generics.ListAPIView):
     pagination_class = MatchCursorPagination
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
-        return api_matches()
+        return api_matches(MATCH_FIELDS)
 
 
 class MatchDetailApi(generics.RetrieveAPIView):
     serializer_class = MatchSerializer
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
-        return api_matches()
+        return api_matches(MATCH_FIELDS)
 
 
 class MatchReplayApi(APIView):

@@ -3,6 +3,7 @@ never counts the whole table; the replay lives in its own table and is never loa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -10,30 +11,12 @@ from django.db.models import Model, Prefetch, QuerySet
 
 from matches.models import Match, MatchSeat
 
-#: What the API shows of a match, in order (``matches.api.MatchSerializer`` lists them from
-#: here): the match's columns, and ``LINK_FIELDS``.
-API_MATCH_FIELDS = (
-    "id",
-    "game",
-    "seed",
-    "options",
-    "status",
-    "error",
-    "result",
-    "tournament",
-    "round",
-    "created_at",
-    "started_at",
-    "finished_at",
-    "duration_ms",
-)
-
 #: The reverse relation to the row that says which tournament (or league) a match was played
 #: for and in which round (``competitions.CompetitionMatch``), read by its name as
 #: ``rating_changes`` is: this app imports neither.
 COMPETITION_LINK = "competition_link"
 
-#: The fields of ``API_MATCH_FIELDS`` that the link holds, not the match.
+#: Fields a reader may ask of a match that the link holds, not the match.
 LINK_FIELDS = ("tournament", "round")
 
 
@@ -68,9 +51,10 @@ def _as_rows(qs: QuerySet[Match]) -> QuerySet[Match]:
     )
 
 
-def _for_api(qs: QuerySet[Match]) -> QuerySet[Match]:
-    """Only what the API's match serializer reads (``matches.api.MatchSerializer``): a page of
-    50 matches makes some 500 model objects, so each carries only its own columns."""
+def _for_api(qs: QuerySet[Match], fields: Sequence[str]) -> QuerySet[Match]:
+    """Only ``fields`` (the API's match serializer's: ``matches.api.MatchSerializer``), the
+    seats' columns it shows and the rating changes: a page of 50 matches makes some 500 model
+    objects, so each carries only its own columns."""
     seats = _seats(
         "seat",
         "score",
@@ -84,7 +68,7 @@ def _for_api(qs: QuerySet[Match]) -> QuerySet[Match]:
     # the ratings app's per-seat changes, by reverse relation (matches does not import ratings)
     change_model = cast(type[Model], Match._meta.get_field("rating_changes").related_model)
     changes = change_model._default_manager.only("match", "seat", "elo_before", "elo_after")
-    columns = [f for f in API_MATCH_FIELDS if f not in LINK_FIELDS]
+    columns = [f for f in fields if f not in LINK_FIELDS]
     link = [f"{COMPETITION_LINK}__{f}" for f in LINK_FIELDS]
     return (
         qs.select_related("game", COMPETITION_LINK)
@@ -112,10 +96,15 @@ def latest_matches(limit: int = 10) -> QuerySet[Match]:
 
 
 def api_matches(
-    *, game: str | None = None, bot: int | None = None, status: str | None = None
+    fields: Sequence[str],
+    *,
+    game: str | None = None,
+    bot: int | None = None,
+    status: str | None = None,
 ) -> QuerySet[Match]:
-    """Matches for the API (see ``_narrowed``): only the columns its serializer reads."""
-    return _for_api(_narrowed(game, bot, status))
+    """Matches for the API (see ``_narrowed``): only the match's ``fields`` (the columns its
+    serializer lists; ``tournament`` and ``round`` come from the competition's link)."""
+    return _for_api(_narrowed(game, bot, status), fields)
 
 
 def match_rows(

@@ -327,3 +327,20 @@ def test_concurrent_hits_on_the_database_counter_are_each_counted(settings: Any)
     with ThreadPoolExecutor(8) as pool:
         allowed = list(pool.map(hit, range(60)))
     assert allowed.count(True) == 30
+
+
+@pytest.mark.django_db
+def test_expired_database_counters_are_swept_by_the_periodic_task() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from django_celery_beat.models import PeriodicTask
+    from foundation.models import RateCount
+    from foundation.tasks import sweep_rate_counts
+
+    now = timezone.now()
+    RateCount.objects.create(key="old", hits=3, expires=now - timedelta(seconds=1))
+    RateCount.objects.create(key="live", hits=3, expires=now + timedelta(hours=1))
+    assert sweep_rate_counts() == 1
+    assert list(RateCount.objects.values_list("key", flat=True)) == ["live"]
+    assert PeriodicTask.objects.filter(task="foundation.sweep_rate_counts", enabled=True).exists()
