@@ -13,6 +13,7 @@ import pytest
 from arena.newbot import RUNTIME, RUNTIME_LIBRARIES, RUNTIME_PYTHON, new_bot, starter_zip
 from games.base import GameError
 from games.registry import slugs
+from sandbox.languages import LANGUAGES, UnknownLanguage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,6 +26,21 @@ def test_zip_holds_exactly_the_files_new_bot_writes(slug: str, tmp_path: Path) -
     for path in written:
         assert archive.read(path.name) == path.read_bytes()
     assert starter_zip(slug) == starter_zip(slug)  # reproducible bytes
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_each_languages_zip_holds_what_new_bot_lang_writes(lang: str, tmp_path: Path) -> None:
+    written = new_bot("trnd", tmp_path / "bot", lang=lang)
+    archive = zipfile.ZipFile(io.BytesIO(starter_zip("trnd", lang)))
+    assert sorted(archive.namelist()) == sorted(["README.md", LANGUAGES[lang].source])
+    for path in written:
+        assert archive.read(path.name) == path.read_bytes()
+    assert starter_zip("trnd", lang) == starter_zip("trnd", lang)
+
+
+def test_unknown_language_is_a_clear_error() -> None:
+    with pytest.raises(UnknownLanguage, match="choose one of python, javascript"):
+        starter_zip("trnd", "cobol")
 
 
 def test_unknown_game_is_a_clear_error() -> None:

@@ -64,6 +64,23 @@ def test_starter_bot_download_is_the_new_bot_zip(client, games) -> None:
     ]
 
 
+@pytest.mark.parametrize("lang", ["cpp", "java", "rust", "go", "javascript", "python"])
+def test_starter_bot_download_per_language(client, games, lang: str) -> None:
+    html = client.get("/games/trnd/rules/").content.decode()
+    if lang != "python":  # the default download is Python's
+        assert f'href="/games/trnd/starter-bot.zip?lang={lang}"' in html
+    response = client.get(f"/games/trnd/starter-bot.zip?lang={lang}")
+    assert response.status_code == 200 and response["Content-Type"] == "application/zip"
+    assert f'filename="trnd-starter-bot-{lang}.zip"' in response["Content-Disposition"]
+    assert response.content == starter_zip("trnd", lang)
+
+
+def test_starter_bot_in_an_unknown_language_is_a_400(client, games) -> None:
+    response = client.get("/games/trnd/starter-bot.zip?lang=cobol")
+    assert response.status_code == 400
+    assert "unknown language 'cobol'; choose one of python" in unescape(response.content.decode())
+
+
 def test_protocol_page_is_the_packaged_protocol_doc(client) -> None:
     html = client.get("/docs/protocol/").content.decode()
     assert render_markdown(DOC.read_text()) in html
