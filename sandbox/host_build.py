@@ -4,7 +4,8 @@ language (``sandbox.languages``), in the bot's own temporary folder.
 
 The build runs with a wall-clock limit, CPU, memory, file-size and process caps, its output
 kept to a file whose first lines make the error message, in its own session (killed as a
-whole), and under bubblewrap with no network when bubblewrap is installed. It is no security
+whole), and under bubblewrap when it is installed: no network, and nothing of the host but
+/usr and the toolchains. It is no security
 boundary (nor is the process backend); Docker's builds happen in a build container.
 
 Builds are cached by the digest of the bot's files, the command and the toolchain, so that a
@@ -22,6 +23,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 
 from sandbox.base import BotCode, SandboxError
@@ -83,16 +85,9 @@ def host_run_command(lang: Language) -> tuple[list[str], list[str]]:
             tool_paths(lang)  # the clear message
             raise SandboxError(f"{program} not found")
         # Its real path: /usr/bin/java links through /etc/alternatives, which a bot cannot see.
-        real = program = os.path.realpath(found)
-        if not real.startswith("/usr/"):
-            binds.append(str(Path(real).parent.parent))
-        # Debian's JDK links its conf/ files into /etc/java-17-openjdk.
-        conf = Path(real).parent.parent / "conf"
-        if conf.is_dir():
-            binds += sorted(
-                {str(Path(os.path.realpath(p)).parent) for p in conf.rglob("*") if p.is_symlink()}
-            )
-    return [program, *args], _outermost(binds)
+        program = os.path.realpath(found)
+        binds = _tool_binds([program])
+    return [program, *args], binds
 
 
 def _outermost(folders: list[str]) -> list[str]:
@@ -108,10 +103,50 @@ def missing_tools(lang: Language) -> list[str]:
     return [t for t in lang.host_tools if shutil.which(t) is None]
 
 
+def _bwrap_build(root: Path, tools: dict[str, str]) -> list[str]:
+    """bubblewrap for a build: /usr and the toolchains read-only, the bot's folder writable, a
+    private /tmp, no network, its own pid namespace; nothing else of the host (no /etc but its
+    alternatives' links, no /root or /home: a build script cannot read what is not there)."""
+    args = [BWRAP, "--unshare-all", "--die-with-parent", "--new-session"]
+    args += ["--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/lib", "/lib64", "/sbin"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    # Debian's alternatives (cc, c++, javac are links through /etc/alternatives): links only.
+    binds = ["/etc/alternatives"] if os.path.isdir("/etc/alternatives") else []
+    for folder in [*binds, *_tool_binds(tools.values())]:
+        args += ["--ro-bind", folder, folder]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    args += ["--bind", str(root), str(root), "--chdir", str(root), "--"]
+    return args
+
+
+def _tool_binds(programs: Iterable[str]) -> list[str]:
+    """Host folders the programs need beyond /usr: an installation elsewhere (rustup's
+    ~/.cargo and its toolchains in RUSTUP_HOME), a JDK's configuration linked from /etc."""
+    binds: list[str] = []
+    for program in programs:
+        real = Path(os.path.realpath(program))
+        if not str(real).startswith("/usr/"):
+            binds.append(str(real.parent.parent))
+        if real.name == "rustup":
+            binds.append(os.environ.get("RUSTUP_HOME") or str(Path.home() / ".rustup"))
+        conf = real.parent.parent / "conf"
+        if conf.is_dir():  # Debian's JDK links its conf/ files into /etc/java-17-openjdk
+            binds += [
+                str(Path(os.path.realpath(p)).parent) for p in conf.rglob("*") if p.is_symlink()
+            ]
+    return _outermost([b for b in binds if os.path.isdir(b)])
+
+
 def build_env(lang: Language, tools: dict[str, str]) -> dict[str, str]:
-    """A small environment: the tools' folders on PATH (rustup's cargo lives in ~/.cargo/bin),
-    the language's own variables (caches in /tmp)."""
-    folders = dict.fromkeys(str(Path(p).parent) for p in tools.values())
+    """A small environment: the tools' real folders on PATH (/usr/bin/javac links through
+    /etc/alternatives, which a build does not see; rustup's cargo lives in ~/.cargo/bin), the
+    language's own variables (caches in /tmp)."""
+    real = [str(Path(os.path.realpath(p)).parent) for p in tools.values()]
+    folders = dict.fromkeys([*real, *(str(Path(p).parent) for p in tools.values())])
     path = ":".join([*folders, "/usr/local/bin", "/usr/bin", "/bin"])
     env = {"PATH": path, "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8"}
     if "RUSTUP_HOME" in os.environ:
@@ -144,13 +179,7 @@ def build_bot(code: BotCode) -> None:
 def _run(root: Path, command: tuple[str, ...], env: dict[str, str], lang: Language) -> None:
     argv = list(command)
     if os.access(BWRAP, os.X_OK):
-        # The whole host read-only but the bot's folder, /tmp private, no network.
-        argv = [
-            BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-            "--tmpfs", "/tmp", "--bind", str(root), str(root), "--unshare-net",
-            "--unshare-pid", "--die-with-parent", "--new-session", "--chdir", str(root), "--",
-            *argv,
-        ]  # fmt: skip
+        argv = [*_bwrap_build(root, tool_paths(lang)), *argv]
     with tempfile.TemporaryFile() as out:
         try:
             proc = subprocess.Popen(

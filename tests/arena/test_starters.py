@@ -11,6 +11,8 @@ process backend's build cache), so the matches after the first of a language sta
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -164,3 +166,23 @@ def test_language_is_recognised_from_a_file_a_folder_and_a_zip(tmp_path: Path) -
             assert (code.root / LANGUAGES[lang].source).is_file() or lang == "rust"
         finally:
             release_bot(code)
+
+
+def test_a_build_sees_nothing_of_the_host_beyond_its_folder(tmp_path: Path) -> None:
+    need_toolchain("cpp")
+    if not Path(host_build.BWRAP).exists():
+        missing_service("bubblewrap is not installed: builds see the host")
+    # A file of the host outside /tmp (a build's /tmp is its own anyway): in the home folder.
+    home = Path(tempfile.mkdtemp(prefix=".arena-test-", dir=Path.home()))
+    secret = home / "secret.h"
+    secret.write_text("int secret = 1;\n")
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "main.cpp").write_text(f'#include "{secret}"\nint main() {{ return secret; }}\n')
+    code = prepare_bot(bot)
+    try:
+        with pytest.raises(BuildFailed, match="No such file or directory"):
+            ProcessSandbox().prepare(code)
+    finally:
+        release_bot(code)
+        shutil.rmtree(home, ignore_errors=True)
