@@ -23,8 +23,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from ladder import selectors
+from ladder.challenges import create_challenge
 from ladder.models import LadderEntry, LadderMatch
-from ladder.services import create_challenge
 
 
 class LadderEntrySerializer(serializers.ModelSerializer):

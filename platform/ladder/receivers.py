@@ -5,6 +5,7 @@ The dependency points ladder -> bots, matches: neither of them imports the ladde
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from bots.signals import version_checked
@@ -14,8 +15,10 @@ from foundation import stamps
 from matches.signals import match_failed, match_finished
 from ratings.selectors import board_stamp_key
 
-from ladder import error_streaks, services
+from ladder import error_streaks, results
 from ladder.selectors import history_stamp_key
+
+log = logging.getLogger(__name__)
 
 
 @receiver(version_checked, dispatch_uid="ladder.qualify_upload")
@@ -27,7 +30,7 @@ def _qualify_upload(sender: Any, version: Any, **_: Any) -> None:
     try:
         qualify.delay(version.pk)
     except Exception:  # the broker is down: the upload is stored, the next tick qualifies it
-        services.log.warning("qualification of version %s not sent", version.pk, exc_info=True)
+        log.warning("qualification of version %s not sent", version.pk, exc_info=True)
 
 
 #: Last of the match's listeners: see ``matches.signals`` for the order and why.
@@ -37,14 +40,14 @@ LADDER_ORDER = 300
 @match_finished.listen(order=LADDER_ORDER, uid="ladder.match_finished")
 def _finished(sender: Any, match: Any, seats: Any, **_: Any) -> None:
     error_streaks.count_match(match)  # first: a qualification then sees its version held
-    services.match_finished(match)
+    results.match_finished(match)
     _history_changed(match, {s.bot_version.bot_id for s in seats})
 
 
 @match_failed.listen(order=LADDER_ORDER, uid="ladder.match_failed")
 def _failed(sender: Any, match: Any, **_: Any) -> None:
     error_streaks.count_match(match)
-    services.match_finished(match)
+    results.match_finished(match)
     _history_changed(match, set(match.seats.values_list("bot_version__bot_id", flat=True)))
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from celery import shared_task
 
-from ladder import services
+from ladder import qualification, services
 
 
 @shared_task(name="ladder.tick", ignore_result=True)
@@ -24,5 +24,5 @@ def qualify(version_id: int) -> int | None:
     version = BotVersion.objects.filter(pk=version_id).first()
     if version is None:
         return None
-    match = services.start_qualification(version)
+    match = qualification.start_qualification(version)
     return match.pk if match else None

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from foundation.params import id_param
 from foundation.throttles import web_throttle
 
-from ladder.services import create_challenge
+from ladder.challenges import create_challenge
 
 
 @login_required

@@ -13,7 +13,8 @@ import pytest
 from bots.models import Bot, VersionStatus
 from bots.services import DuplicateUpload, create_bot, pin_version, upload_version
 from django.core.exceptions import PermissionDenied, ValidationError
-from ladder import services
+from ladder import qualification, services
+from ladder.challenges import create_challenge
 from ladder.models import LadderEntry, LadderMatch
 from matches.models import Match, MatchKind, MatchStatus
 from ratings.models import RatingChange
@@ -172,10 +173,10 @@ def test_challenge_limit_holds(user, user_bot, builtin_versions, settings, round
     rounds(user_bot.game, 1)
     targets = [v.bot for v in builtin_versions]  # TRND seats 3 to 5
     for _ in range(2):
-        match = inline(services.create_challenge, user=user, bot=user_bot, opponents=targets)
+        match = inline(create_challenge, user=user, bot=user_bot, opponents=targets)
         assert match.ladder.kind == match.kind == MatchKind.CHALLENGE and not match.rated
     with pytest.raises(ValidationError, match="used your 2 challenges"):
-        services.create_challenge(user=user, bot=user_bot, opponents=targets)
+        create_challenge(user=user, bot=user_bot, opponents=targets)
     challenges = Match.objects.filter(kind=MatchKind.CHALLENGE)
     assert [m.status for m in challenges] == [MatchStatus.FINISHED] * 2
     # Friendly: no rating moved.
@@ -185,14 +186,14 @@ def test_challenge_limit_holds(user, user_bot, builtin_versions, settings, round
 def test_challenge_checks(user, other_user, user_bot, builtin_versions, trnd) -> None:
     theirs = create_bot(owner=other_user, game=trnd, name="theirs")
     with pytest.raises(ValidationError, match="own"):
-        services.create_challenge(user=user, bot=theirs, opponents=[user_bot])
+        create_challenge(user=user, bot=theirs, opponents=[user_bot])
     targets = [v.bot for v in builtin_versions]
     with pytest.raises(ValidationError, match="3–5 players"):
-        services.create_challenge(user=user, bot=user_bot, opponents=targets[:1])
+        create_challenge(user=user, bot=user_bot, opponents=targets[:1])
     with pytest.raises(ValidationError, match="qualified"):
-        services.create_challenge(user=user, bot=user_bot, opponents=targets)
+        create_challenge(user=user, bot=user_bot, opponents=targets)
     with pytest.raises(ValidationError, match="itself"):
-        services.create_challenge(user=user, bot=user_bot, opponents=[user_bot])
+        create_challenge(user=user, bot=user_bot, opponents=[user_bot])
 
 
 def test_a_worker_refusing_a_stranger_makes_the_version_wait(
@@ -201,7 +202,7 @@ def test_a_worker_refusing_a_stranger_makes_the_version_wait(
     """With a broker the site cannot see the workers' sandbox: the worker's refusal (an
     ``error`` match, never the bot's fault) puts the version in waiting for a sandbox."""
     settings.ARENA_ALLOW_UNSAFE_SANDBOX = False
-    monkeypatch.setattr(services, "_local_worker", lambda: False)
+    monkeypatch.setattr(qualification, "local_worker", lambda: False)
     version = upload_version(bot=user_bot, filename="main.py", data=BOT_SOURCE)
     rounds(user_bot.game, 1)
     version.refresh_from_db()
@@ -268,7 +269,7 @@ def test_a_qualification_locks_its_version_not_the_bot(
             cur.execute("UPDATE bots_bot SET description = 'mine' WHERE id = %s", [user_bot.pk])
         version.refresh_from_db()
         assert version.status == VersionStatus.UPLOADED  # checked
-        match = services.start_qualification(version)
+        match = qualification.start_qualification(version)
         assert match is not None
         spec = match_spec(match)
         outcome = play(spec, sandbox="process", allow_unsafe=True).to_json(replay=True)

@@ -14,6 +14,7 @@ from catalog.models import Game
 from competitions.forms import TournamentForm
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from ladder import entries, qualification
 from ladder import services as ladder
 from ladder.models import LadderEntry
 from matches.models import MatchKind
@@ -42,13 +43,13 @@ def test_no_list_shows_it(person: BotVersion, trnd: Game, user: Any) -> None:
 
 
 def test_no_ladder_or_qualification_picks_it(person: BotVersion, trnd: Game) -> None:
-    ladder._ensure_entries(trnd)
+    entries.ensure_entries(trnd)
     assert LadderEntry.objects.filter(game=trnd).exists()
     assert not LadderEntry.objects.filter(bot=person.bot).exists()
     seated = {c.bot_id for c in ladder.candidates(trnd, timezone.now())}
     assert person.bot_id not in seated
     for _ in range(5):
-        assert person not in ladder._qualification_opponents(trnd, 3)
+        assert person not in qualification._qualification_opponents(trnd, 3)
 
 
 def test_only_a_match_with_people_seats_it(

@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.test import Client
 from django.utils import timezone
-from ladder import services
+from ladder import entries, services
 from ladder.models import LadderMatch
 from matches.models import Match, MatchKind, MatchStatus
 from matches.services import create_match, dispatch_match
@@ -143,7 +143,7 @@ def test_a_finished_match_resets_the_streak_and_the_limit_holds_a_ladder_bot(
     platform: Platform,
 ) -> None:
     version = _version(user_bot, VersionStatus.ACTIVE)
-    services.join_ladder(user_bot, new_version=True)
+    entries.join_ladder(user_bot, new_version=True)
     game = user_bot.game
 
     def streak() -> int:

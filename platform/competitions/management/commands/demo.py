@@ -98,7 +98,7 @@ def serve_address(value: str) -> tuple[str, str]:
 
 def _ladder_note() -> None:
     """One line on the ladder, and on how to let strangers' uploads play here."""
-    from ladder.services import sandbox_refusal
+    from ladder.qualification import sandbox_refusal
 
     console.print(
         "Ladder: the worker's beat runs the matchmaker; an upload plays its qualification "
