@@ -121,7 +121,9 @@ def _language_of(root: Path, src: Path, explicit: str | None) -> Language:
     if not found:
         raise _no_bot(src.name)
     raise BotCodeError(
-        f"{src.name}: could be {' or '.join(lang.name for lang in found)}; say which language"
+        f"{src.name}: could be {' or '.join(lang.name for lang in found)} (it holds "
+        f"{' and '.join(lang.source for lang in found)} at its top); keep one language's "
+        "entry there"
     )
 
 

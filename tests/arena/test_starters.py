@@ -25,7 +25,7 @@ from arena.referee import TimeControl, run_match
 from games import registry
 from sandbox import host_build
 from sandbox.base import BotCode, SandboxError
-from sandbox.code import prepare_bot, release_bot
+from sandbox.code import BotCodeError, prepare_bot, release_bot
 from sandbox.host_build import BuildFailed, missing_tools
 from sandbox.languages import LANGUAGES, get_language
 from sandbox.process import ProcessSandbox
@@ -186,3 +186,10 @@ def test_a_build_sees_nothing_of_the_host_beyond_its_folder(tmp_path: Path) -> N
     finally:
         release_bot(code)
         shutil.rmtree(home, ignore_errors=True)
+
+
+def test_an_ambiguous_folder_says_what_it_holds(tmp_path: Path) -> None:
+    (tmp_path / "main.py").write_text("\n")
+    (tmp_path / "main.cpp").write_text("\n")
+    with pytest.raises(BotCodeError, match=r"holds main\.py and main\.cpp at its top"):
+        prepare_bot(tmp_path)
