@@ -27,8 +27,8 @@ from pathlib import Path
 
 from sandbox import uids
 from sandbox.base import BotCode, BotProcess, Limits, Sandbox, SandboxError
-from sandbox.host_build import build_bot, host_run_command, tool_paths
-from sandbox.languages import get_language
+from sandbox.host_build import build_bot, host_run_command, missing_tools, tool_paths
+from sandbox.languages import LANGUAGES, get_language
 from sandbox.live import LiveBots
 from sandbox.pipes import PipeBot
 
@@ -137,6 +137,10 @@ class ProcessSandbox(Sandbox):
         parts = ["process backend (not a security boundary)"]
         parts.append("bubblewrap" if self.use_bwrap else "no bubblewrap")
         parts.append("own uid per bot" if self.isolate_user else "same user")
+        missing = {key: missing_tools(lang) for key, lang in LANGUAGES.items()}
+        cannot = [f"{key} ({', '.join(t)} not found)" for key, t in missing.items() if t]
+        if cannot:
+            parts.append(f"cannot run {', '.join(cannot)}")
         return ", ".join(parts)
 
     def command(self, code: BotCode, limits: Limits) -> tuple[list[str], str]:

@@ -193,3 +193,13 @@ def test_an_ambiguous_folder_says_what_it_holds(tmp_path: Path) -> None:
     (tmp_path / "main.cpp").write_text("\n")
     with pytest.raises(BotCodeError, match=r"holds main\.py and main\.cpp at its top"):
         prepare_bot(tmp_path)
+
+
+def test_the_process_backend_says_which_languages_it_cannot_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = host_build.shutil.which
+    monkeypatch.setattr(
+        host_build.shutil, "which", lambda tool, *a, **k: None if tool == "go" else real(tool)
+    )
+    assert "cannot run go (go not found)" in ProcessSandbox().describe()
