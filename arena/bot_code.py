@@ -1,5 +1,6 @@
 """A bot's code as the platform meets it, from the sandbox: the one upload check
-(``sandbox.bundle``, the same walk the sandbox unpacks with), the compile check a worker runs,
+(``sandbox.bundle``, the same walk the sandbox unpacks with) and its language
+(``sandbox.languages``), the compile check and the build a worker runs,
 and whether this machine's sandbox may run strangers' code. The platform reaches the sandbox
 only through the arena (pyproject.toml's contracts); this is its door for code."""
 
@@ -8,15 +9,24 @@ from __future__ import annotations
 import warnings
 
 from sandbox import SandboxError, get_sandbox
+from sandbox.build_upload import build_upload
 from sandbox.bundle import Bundle, BundleError, check_bundle, human
+from sandbox.bundle_language import check_files, check_upload
 from sandbox.compile_check import check_code
+from sandbox.languages import LANGUAGES, Language, get_language
 
 __all__ = [
+    "LANGUAGES",
     "Bundle",
     "BundleError",
+    "Language",
     "boundary_refusal",
+    "build_upload",
     "check_bundle",
     "check_code",
+    "check_files",
+    "check_upload",
+    "get_language",
     "human",
 ]
 

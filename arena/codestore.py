@@ -13,16 +13,26 @@ import logging
 import os
 import tempfile
 from collections.abc import Callable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from arena.contract import SeatSpec
+from sandbox.languages import LANGUAGES
 
 log = logging.getLogger(__name__)
 
 #: ``fetch(version_id) -> (file bytes, suffix such as ".py" or ".zip")``.
 Fetcher = Callable[[int], tuple[bytes, str]]
 
+#: ``digest(version_id) -> hex SHA-256 of its build, "" when it has none`` and
+#: ``fetch(version_id) -> the build's bytes``: a compiled language's version runs its build.
+ArtifactDigest = Callable[[int], str]
+ArtifactFetch = Callable[[int], bytes]
+
 _fetcher: Fetcher | None = None
+_artifacts: tuple[ArtifactDigest, ArtifactFetch] | None = None
+
+#: What a fetched upload may be: a zip or one language's single source file.
+SUFFIXES = (".zip", *dict.fromkeys(PurePosixPath(lg.source).suffix for lg in LANGUAGES.values()))
 
 
 class CodeFetchError(RuntimeError):
@@ -42,6 +52,12 @@ def register_fetcher(fetcher: Fetcher | None) -> None:
     _fetcher = fetcher
 
 
+def register_artifact_fetcher(digest: ArtifactDigest | None, fetch: ArtifactFetch | None) -> None:
+    """Install how this worker finds and fetches versions' builds (None removes it)."""
+    global _artifacts
+    _artifacts = (digest, fetch) if digest is not None and fetch is not None else None
+
+
 def cache_dir() -> Path:
     """Where fetched code is kept, one file per content hash (``ARENA_CODE_CACHE``)."""
     root = os.environ.get("ARENA_CODE_CACHE") or os.path.join(
@@ -58,7 +74,10 @@ def resolve(seat: SeatSpec) -> str:
     version = seat.version_id
     if version is None:
         return seat.bot
-    suffix_hits = [p for p in cache_dir().glob(f"{seat.sha256}.*") if p.suffix in (".py", ".zip")]
+    built = _resolve_artifact(seat, version)
+    if built is not None:
+        return built
+    suffix_hits = [p for p in cache_dir().glob(f"{seat.sha256}.*") if p.suffix in SUFFIXES]
     if suffix_hits:
         return str(suffix_hits[0])
     if _fetcher is None:
@@ -77,9 +96,36 @@ def resolve(seat: SeatSpec) -> str:
     digest = hashlib.sha256(data).hexdigest()
     if digest != seat.sha256:
         raise CodeFetchError(f"{seat.bot}: the stored code does not match its hash", bot=seat.bot)
-    if suffix not in (".py", ".zip"):
+    if suffix not in SUFFIXES:
         raise CodeFetchError(f"{seat.bot}: unexpected file type {suffix!r}", bot=seat.bot)
-    target = cache_dir() / f"{digest}{suffix}"
+    return _keep(data, cache_dir() / f"{digest}{suffix}")
+
+
+def _resolve_artifact(seat: SeatSpec, version: int) -> str | None:
+    """The cached build of a compiled language's version (fetched once per hash, verified
+    when fetched), or None when the version has no build."""
+    if _artifacts is None:
+        return None
+    digest_of, fetch = _artifacts
+    try:
+        expected = digest_of(version)
+        if not expected:
+            return None
+        target = cache_dir() / f"{expected}.built.zip"
+        if target.is_file():
+            return str(target)
+        data = fetch(version)
+    except Exception as exc:  # storage down, file missing: a platform failure
+        log.warning("could not fetch the build of %s", seat.bot, exc_info=True)
+        raise CodeFetchError(
+            f"could not fetch the build of {seat.bot}: {type(exc).__name__}: {exc}", bot=seat.bot
+        ) from exc
+    if hashlib.sha256(data).hexdigest() != expected:
+        raise CodeFetchError(f"{seat.bot}: the stored build does not match its hash", bot=seat.bot)
+    return _keep(data, target)
+
+
+def _keep(data: bytes, target: Path) -> str:
     # Write then rename: two matches fetching the same version at once both end with a whole file.
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".fetch-")
     with os.fdopen(fd, "wb") as fh:

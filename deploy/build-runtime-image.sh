@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Build the bot runtime image from this machine's files: no registry needed.
+# Build the bot runtime images from this machine's files: no registry needed.
 #
 #   deploy/build-runtime-image.sh          # builds meeple-arena/bot-runtime:py3.11-1 if out of date
 #   deploy/build-runtime-image.sh --force  # rebuilds anyway
+#
+# First the other languages' images (deploy/build-language-images.sh: Debian 12's toolchains,
+# from the Debian mirror), then Python's:
 #
 # The image holds Debian's python3.11 (/usr/bin/python3.11), its standard library (without test,
 # idlelib, tkinter, turtledemo, ensurepip) and numpy, plus the shared libraries ldd says they
@@ -20,6 +23,12 @@ die() { echo "build-runtime-image: $*" >&2; exit 1; }
 
 command -v docker >/dev/null || die "the docker CLI is not installed (apt-get install docker.io)"
 docker info >/dev/null 2>&1 || die "no Docker engine answers: start one (e.g. 'dockerd > /tmp/dockerd.log 2>&1 &')"
+
+# The other languages' images (sandbox/languages.py), from Debian 12's packages; skipped with
+# ARENA_LANGUAGE_IMAGES=0 (a Python-only machine).
+if [ "${ARENA_LANGUAGE_IMAGES:-1}" != 0 ]; then
+  bash "$(dirname "$0")/build-language-images.sh" "$FORCE"
+fi
 [ -x "$PY" ] || die "$PY not found: apt-get install python3.11 (Debian 12) or set ARENA_RUNTIME_PYTHON"
 "$PY" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' || die "$PY is not Python 3.11"
 

@@ -41,9 +41,11 @@ from sandbox.bundle_limits import (
     shown,
 )
 from sandbox.compile_child import try_compile
+from sandbox.languages import LANGUAGES
 from sandbox.zipwalk import Utf8Check, find_root, member_path, walk_zip
 
 __all__ = [
+    "BOT_ENTRIES",
     "ENTRY",
     "IGNORED_TOP",
     "MAX_DEPTH",
@@ -54,6 +56,7 @@ __all__ = [
     "MAX_UPLOAD_BYTES",
     "METHODS",
     "PUBLIC_MESSAGE",
+    "SOURCES",
     "Bundle",
     "BundleError",
     "bundle_kind",
@@ -66,9 +69,11 @@ __all__ = [
     "human",
     "member_path",
     "read_main",
+    "single_source",
 ]
 
-Kind = Literal["py", "zip"]
+#: ``py``: a main.py; ``file``: another language's single source file (main.cpp...); ``zip``.
+Kind = Literal["py", "file", "zip"]
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,9 @@ class Bundle:
     @property
     def stored_name(self) -> str:
         """The file name to store it under (never the client's name)."""
-        return "main.py" if self.kind == "py" else "bot.zip"
+        if self.kind == "zip":
+            return "bot.zip"
+        return self.files[0] if self.kind == "file" else "main.py"
 
 
 def bundle_kind(filename: str) -> Kind:
@@ -96,10 +103,30 @@ def bundle_kind(filename: str) -> Kind:
         return "py"
     if suffix == ".zip":
         return "zip"
+    if single_source(filename) is not None:
+        return "file"
     raise BundleError(
-        f"{shown(filename)} is neither a .py file nor a .zip: upload main.py or a zip holding "
-        "main.py."
+        f"{shown(filename)} is neither a bot's source file ({', '.join(SOURCES)}) nor a .zip "
+        "holding one."
     )
+
+
+#: The single-file uploads, one per language (sandbox.languages).
+SOURCES = tuple(lang.source for lang in LANGUAGES.values())
+#: What marks a bot's top in a zip: every language's entry source and build files.
+BOT_ENTRIES = tuple(
+    dict.fromkeys(f for lang in LANGUAGES.values() for f in (lang.source, *lang.markers))
+)
+
+
+def single_source(filename: str) -> str | None:
+    """The source name a single uploaded file is stored as (``bot.CPP`` -> ``main.cpp``), by
+    its suffix; None when no language's source has it."""
+    suffix = PurePosixPath(filename.replace("\\", "/").lower()).suffix
+    for lang in LANGUAGES.values():
+        if PurePosixPath(lang.source).suffix == suffix:
+            return lang.source
+    return None
 
 
 def check_bundle(
@@ -107,12 +134,13 @@ def check_bundle(
     data: bytes,
     *,
     max_bytes: int = MAX_UPLOAD_BYTES,
-    entries: tuple[str, ...] = (ENTRY,),
+    entries: tuple[str, ...] | None = None,
 ) -> Bundle:
     """Check an uploaded bot held in memory (at most ``max_bytes``, already capped by the
-    caller's upload handler): its size, kind, zip members and that ``main.py`` is UTF-8.
+    caller's upload handler): its size, kind, zip members and that its source is UTF-8.
     Returns a :class:`Bundle` or raises :class:`BundleError`. Does not compile. ``entries``:
-    the files that may mark a zip's top (``zipwalk.find_root``)."""
+    the files that may mark a zip's top (``zipwalk.find_root``; every language's by default)."""
+    entries = BOT_ENTRIES if entries is None else entries
     return _check(filename, data, max_bytes, keep_main=False, entries=entries)[0]
 
 
@@ -138,9 +166,11 @@ def _check(
         raise BundleError(
             f"The file is {human(len(data))}; uploads are limited to {human(max_bytes)}."
         )
-    if bundle_kind(filename) == "py":
-        Utf8Check(ENTRY).feed(data, final=True)
-        return Bundle("py", (ENTRY,), "", len(data), len(data)), data
+    kind = bundle_kind(filename)
+    if kind != "zip":
+        entry = ENTRY if kind == "py" else (single_source(filename) or ENTRY)
+        Utf8Check(entry).feed(data, final=True)
+        return Bundle(kind, (entry,), "", len(data), len(data)), data
     source = io.BytesIO(data)
     with _open_zip(source, "The file") as zf:
         plan, unpacked, main = walk_zip(zf, source, dest=None, keep_main=keep_main, entries=entries)

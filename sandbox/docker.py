@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from sandbox.base import BotCode, BotProcess, Limits, Sandbox, SandboxError
 from sandbox.docker_bot import DockerBot
+from sandbox.docker_build import build_in_docker, make_runnable, needs_build
 from sandbox.docker_engine import check_image, connect, launch, list_bot_containers, remove
-from sandbox.docker_spec import LABEL, container_kwargs
+from sandbox.docker_spec import LABEL, container_kwargs, image_of, language_limits
+from sandbox.languages import DEFAULT
 from sandbox.live import CONTAINERS
 from sandbox.workers import dead_worker_on_this_host
 
@@ -86,16 +88,24 @@ class DockerSandbox(Sandbox):
         check_image(self.client, self.image)
 
     def start(self, code: BotCode, *, labels: dict[str, str], limits: Limits) -> BotProcess:
-        if not (code.root / code.entry).is_file():
+        python = code.language == DEFAULT
+        if python and not (code.root / code.entry).is_file():
             raise SandboxError(f"bot code has no {code.entry} in {code.root}")
-        pool = self.pool
+        if not python:
+            # Other languages run cold in their own image (the warm pool is Python's); code
+            # not built yet (the command line's) is built first in a build container.
+            if needs_build(code):
+                build_in_docker(code, self.client, api_timeout_s=self.api_timeout_s)
+            make_runnable(code)
+            limits = language_limits(code, limits)
+        pool = self.pool if python else None
         if pool is not None:
             warm = pool.acquire(code, labels, limits)
             if warm is not None:
                 return warm
             # An empty pool: start this seat the cold way, and have the pool refill meanwhile.
         kwargs = container_kwargs(code, labels, limits, runtime=self.runtime)
-        container, sock = launch(self.client, self.image, kwargs, attach=True)
+        container, sock = launch(self.client, image_of(code, self.image), kwargs, attach=True)
         bot = DockerBot(container, sock, limits, dict(labels))
         CONTAINERS.add(bot)
         return bot

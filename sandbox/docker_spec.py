@@ -9,9 +9,11 @@ driver (a bot's output never reaches the host's disk).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sandbox.base import BotCode, Limits
+from sandbox.languages import DEFAULT, get_language
 from sandbox.workers import worker_id
 
 LABEL = "meeple-arena"  # label prefix; "meeple-arena.sandbox=1" marks every bot container
@@ -20,8 +22,25 @@ BOT_UID = 65534
 
 
 def run_command(code: BotCode) -> list[str]:
-    """The bot's command in its container (with the image, what a language runtime sets)."""
-    return ["python3", "-u", code.entry]
+    """The bot's command in its container: its language's run command (``sandbox.languages``),
+    Python's naming the entry file."""
+    if code.language == DEFAULT:
+        return ["python3", "-u", code.entry]
+    return list(get_language(code.language).run)
+
+
+def image_of(code: BotCode, default: str) -> str:
+    """The image a bot runs in: ``default`` (the sandbox's, Python's) or its language's."""
+    return default if code.language == DEFAULT else get_language(code.language).image
+
+
+def language_limits(code: BotCode, limits: Limits) -> Limits:
+    """``limits`` raised to what the bot's language needs at least (a JVM's memory and
+    threads): the language's defaults are a floor, an organiser's larger limits stay."""
+    lang = get_language(code.language)
+    return replace(
+        limits, memory_mb=max(limits.memory_mb, lang.memory_mb), pids=max(limits.pids, lang.pids)
+    )
 
 
 def container_labels(labels: dict[str, str]) -> dict[str, str]:
@@ -59,6 +78,7 @@ def container_kwargs(
             "PYTHONUNBUFFERED": "1",
             "PYTHONDONTWRITEBYTECODE": "1",
             "LANG": "C.UTF-8",
+            **get_language(code.language).env,
         },
         hostname="bot",
         labels=container_labels(labels),

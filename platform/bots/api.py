@@ -19,9 +19,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from bots.forms import CODE_HELP, LANGUAGE_HELP
 from bots.models import DESCRIPTION_MAX, Bot, BotVersion
 from bots.selectors import listed, with_latest_number
 from bots.services import DuplicateUpload, create_bot, upload_version
+from bots.validation import language_choices
 
 
 class BotVersionSerializer(serializers.ModelSerializer):
@@ -32,6 +34,7 @@ class BotVersionSerializer(serializers.ModelSerializer):
             "number",
             "builtin_name",
             "sha256",
+            "language",
             "size_bytes",
             "created_at",
             "status",
@@ -81,8 +84,9 @@ class BotCreateSerializer(serializers.Serializer):
 
 
 class VersionUploadSerializer(serializers.Serializer):
-    code = serializers.FileField(
-        help_text="main.py, or a .zip holding main.py at its top level or inside one folder"
+    code = serializers.FileField(help_text=CODE_HELP)
+    language = serializers.ChoiceField(
+        choices=language_choices(), required=False, allow_blank=True, help_text=LANGUAGE_HELP
     )
 
 
@@ -171,7 +175,12 @@ class BotVersionsApi(APIView):
         upload = data.validated_data["code"]
         try:
             with refused_as("code"):
-                version = upload_version(bot=bot, filename=upload.name, data=upload.read())
+                version = upload_version(
+                    bot=bot,
+                    filename=upload.name,
+                    data=upload.read(),
+                    language=data.validated_data.get("language") or None,
+                )
         except DuplicateUpload as exc:
             # Not an error of the file: the same bytes are already version N.
             return Response(

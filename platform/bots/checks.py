@@ -3,10 +3,13 @@
 The upload stores the file after the cheap structural check (``bots.validation``) and sends
 ``bots.check_version`` (``bots.tasks``) once committed. On a worker, the task fetches the code
 through the storage API, checks it again and compiles ``main.py`` in a child process with
-memory and CPU limits (``sandbox.compile_check``). A version that passes becomes ``uploaded``
+memory and CPU limits (``sandbox.compile_check``); another language's code is built (or
+syntax-checked) once, in a Docker build container or with the host's toolchain
+(``sandbox.build_upload``), and a compiled language's build stored as the version's artifact
+(``bots.code_store``). A version that passes becomes ``uploaded``
 and ``bots.signals.version_checked`` tells the ladder to qualify it; one that does not becomes
 ``failed``, with the compiler's message for its owner. This task is the one place for a step
-that prepares a version's code once (building bots in other languages belongs here).
+that prepares a version's code once.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from arena.bot_code import BundleError, check_code
-from bots.code_store import fetch_version_code
+from arena.bot_code import BundleError, build_upload, check_code, check_upload, get_language
+from bots.code_store import fetch_version_code, store_artifact
 from bots.models import BotVersion, VersionStatus
 from bots.services import set_version_status
 from bots.signals import version_checked
@@ -31,6 +34,8 @@ log = logging.getLogger(__name__)
 
 #: Versions whose check one tick sends again, at most.
 RESEND_BATCH = 20
+#: Characters of a failure's reason kept (a compiler's output is already cut to its first lines).
+REASON_CAP = 8000
 
 
 def send_check(version_id: int) -> bool:
@@ -62,26 +67,51 @@ def resend_lost_checks(game: Game, now: datetime) -> list[int]:
 
 def run_check(version_id: int) -> str:
     """The task's work: check one ``checking`` version; returns its new status (or
-    ``"skipped"``). A failure of the platform (storage, a child that cannot start) raises
-    and leaves the version ``checking`` for a retry; the bot's faults end it ``failed``."""
-    version = BotVersion.objects.filter(pk=version_id).only("status", "sha256").first()
+    ``"skipped"``). A failure of the platform (storage, a child that cannot start, no Docker
+    engine nor toolchain for its language) raises and leaves the version ``checking`` for a
+    retry; the bot's faults (its code does not compile or build) end it ``failed``."""
+    version = BotVersion.objects.filter(pk=version_id).only("status", "sha256", "language").first()
     if version is None or version.status != VersionStatus.CHECKING:
         return "skipped"
     data, suffix = fetch_version_code(version_id)
     if hashlib.sha256(data).hexdigest() != version.sha256:
         raise RuntimeError(f"the stored code of version {version_id} does not match its hash")
+    stored = stored_name(suffix, version.language)
+    artifact: bytes | None = None
     try:
-        check_code("main.py" if suffix == ".py" else "bot.zip", data)
+        if version.language == "python":
+            check_code(stored, data)
+        else:
+            # The upload check again, then the build (or syntax check) in a build sandbox.
+            check_upload(stored, data, language=version.language, max_bytes=len(data))
+            artifact = build_upload(stored, data, version.language, sandbox=settings.ARENA_SANDBOX)
     except BundleError as exc:
-        return _conclude(version_id, VersionStatus.FAILED, str(exc))
-    return _conclude(version_id, VersionStatus.UPLOADED, "")
+        return _conclude(version_id, VersionStatus.FAILED, _capped(str(exc)))
+    return _conclude(version_id, VersionStatus.UPLOADED, "", artifact)
+
+
+def stored_name(suffix: str, language: str) -> str:
+    """The name an upload is checked under: ``bot.zip``, or its language's source file."""
+    if suffix == ".zip":
+        return "bot.zip"
+    return get_language(language).source
+
+
+def _capped(reason: str) -> str:
+    if len(reason) <= REASON_CAP:
+        return reason
+    return reason[:REASON_CAP] + "\n... (cut)"
 
 
 @transaction.atomic
-def _conclude(version_id: int, status: VersionStatus, reason: str) -> str:
+def _conclude(
+    version_id: int, status: VersionStatus, reason: str, artifact: bytes | None = None
+) -> str:
     version = BotVersion.objects.select_for_update().get(pk=version_id)
     if version.status != VersionStatus.CHECKING:  # a second delivery got here first
         return "skipped"
+    if artifact is not None:
+        store_artifact(version, artifact)
     set_version_status(version, status, reason=reason)
     if status == VersionStatus.UPLOADED:
         transaction.on_commit(

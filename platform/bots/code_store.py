@@ -5,7 +5,10 @@ and caches the file by it."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
+
+from django.core.files.base import ContentFile
 
 from bots.models import BotVersion
 
@@ -17,3 +20,26 @@ def fetch_version_code(version_id: int) -> tuple[bytes, str]:
     with version.code.open("rb") as fh:
         data = fh.read()
     return data, Path(version.code.name).suffix.lower()
+
+
+def store_artifact(version: BotVersion, data: bytes) -> None:
+    """Keep a version's build through the storage API, by its SHA-256 (saved with the row)."""
+    version.artifact_sha256 = hashlib.sha256(data).hexdigest()
+    version.artifact.save("built.zip", ContentFile(data), save=False)
+    version.save(update_fields=["artifact", "artifact_sha256"])
+
+
+def artifact_digest(version_id: int) -> str:
+    """The SHA-256 of a version's build, "" when it has none (an interpreted language's
+    version, a built-in): one indexed read."""
+    row = BotVersion.objects.filter(pk=version_id).values_list("artifact_sha256", flat=True)
+    return row.first() or ""
+
+
+def fetch_artifact(version_id: int) -> bytes:
+    """A version's build, through the storage API (its caller verifies the hash)."""
+    version = BotVersion.objects.only("artifact").get(pk=version_id)
+    if not version.artifact:
+        raise FileNotFoundError(f"version {version_id} has no build")
+    with version.artifact.open("rb") as fh:
+        return fh.read()

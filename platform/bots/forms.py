@@ -9,9 +9,22 @@ from django.core.exceptions import ValidationError
 
 from arena.bot_code import human
 from bots.models import DESCRIPTION_MAX
-from bots.validation import validate_bundle
+from bots.validation import language_choices, validate_bundle
 
-CODE_HELP = "main.py, or a .zip holding main.py at its top level or inside one folder."
+CODE_HELP = (
+    "One source file (main.py, main.js, Main.java, main.cpp, main.rs, main.go), or a .zip of "
+    "the bot's folder (its entry file or build file, such as Cargo.toml or go.mod, at the top "
+    "or inside one folder)."
+)
+LANGUAGE_HELP = "Recognised from the files; choose only when they could be several languages."
+
+
+def language_field() -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=[("", "Recognise from the files"), *language_choices()],
+        required=False,
+        help_text=LANGUAGE_HELP,
+    )
 
 
 class CodeField(forms.FileField):
@@ -40,7 +53,9 @@ class BotCreateForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=DESCRIPTION_MAX
     )
     code = CodeField(help_text=CODE_HELP)
+    language = language_field()
 
 
 class VersionUploadForm(forms.Form):
     code = CodeField(help_text=CODE_HELP)
+    language = language_field()

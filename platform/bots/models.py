@@ -22,6 +22,11 @@ def _upload_to(instance: BotVersion, filename: str) -> str:
     return f"bots/{instance.bot_id}/v{instance.number}{suffix}"
 
 
+def _artifact_to(instance: BotVersion, filename: str) -> str:
+    # The built program of a compiled language, beside its upload, named by its hash.
+    return f"bots/{instance.bot_id}/v{instance.number}-built-{instance.artifact_sha256[:16]}.zip"
+
+
 class VersionStatus(models.TextChoices):
     """A version's life: an upload's code is checked on a worker (``bots.tasks.check_version``),
     then it plays a qualification match before it may enter the ladder."""
@@ -116,6 +121,13 @@ class BotVersion(models.Model):
     held_reason = models.TextField(blank=True)
     #: When its code check was last sent to a worker (the ladder's tick sends a lost one again).
     check_sent_at = models.DateTimeField(null=True, blank=True)
+    #: Its language, a key of ``sandbox.languages.LANGUAGES`` (every bot before was Python).
+    language = models.CharField(max_length=16, default="python")
+    #: A compiled language's build (the built folder as a zip), made once by the worker's
+    #: check; workers run it instead of the upload. Empty for interpreted languages.
+    artifact = models.FileField(upload_to=_artifact_to, blank=True)
+    #: Hex SHA-256 of ``artifact``: a worker verifies what it fetches against it.
+    artifact_sha256 = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["bot", "-number"]

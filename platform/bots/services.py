@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from arena.botspec import HUMAN
 from bots.models import Bot, BotVersion, VersionStatus
-from bots.validation import validate_bot_file
+from bots.validation import validate_upload
 
 #: The system account that owns every built-in bot.
 SYSTEM_USERNAME = "arena"
@@ -59,16 +59,19 @@ class DuplicateUpload(ValidationError):
 
 
 @transaction.atomic
-def upload_version(*, bot: Bot, filename: str, data: bytes) -> BotVersion:
+def upload_version(
+    *, bot: Bot, filename: str, data: bytes, language: str | None = None
+) -> BotVersion:
     """Check the file's structure (cheap: no compiling here) and store it as a new version of
     ``bot`` (number = last + 1, status ``checking``).
 
     Once committed, a worker checks its code (``bots.checks``: compiling ``main.py`` with
     limits); a version that passes then qualifies. The same bytes as an earlier version of
-    this bot raise :class:`DuplicateUpload`."""
+    this bot raise :class:`DuplicateUpload`. ``language``: the uploader's choice, needed only
+    when the files could be several languages' bots."""
     if bot.is_builtin:
         raise ValidationError("Built-in bots cannot receive uploads.")
-    kind = validate_bot_file(filename, data, settings.ARENA_UPLOAD_MAX_BYTES)
+    bundle, lang = validate_upload(filename, data, settings.ARENA_UPLOAD_MAX_BYTES, language)
     # Lock the bot so that two uploads at once cannot take the same number (or both pass the
     # duplicate check).
     Bot.objects.select_for_update().filter(pk=bot.pk).first()
@@ -84,8 +87,9 @@ def upload_version(*, bot: Bot, filename: str, data: bytes) -> BotVersion:
         size_bytes=len(data),
         status=VersionStatus.CHECKING,
         status_changed_at=timezone.now(),
+        language=lang,
     )
-    version.code.save(f"main.{kind}" if kind == "py" else "bot.zip", ContentFile(data), save=False)
+    version.code.save(bundle.stored_name, ContentFile(data), save=False)
     version.save()
     transaction.on_commit(lambda: _send_check(version.pk), robust=True)
     return version

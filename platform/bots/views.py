@@ -57,7 +57,12 @@ def bot_create(request: HttpRequest) -> HttpResponse:
                     name=form.cleaned_data["name"],
                     description=form.cleaned_data["description"],
                 )
-                upload_version(bot=bot, filename=code.name, data=code.validated_bytes)
+                upload_version(
+                    bot=bot,
+                    filename=code.name,
+                    data=code.validated_bytes,
+                    language=form.cleaned_data["language"] or None,
+                )
         except ValidationError as exc:
             form.add_error(None, exc)
         else:
@@ -81,7 +86,12 @@ def bot_upload(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         code = form.cleaned_data["code"]
         try:
-            version = upload_version(bot=bot, filename=code.name, data=code.validated_bytes)
+            version = upload_version(
+                bot=bot,
+                filename=code.name,
+                data=code.validated_bytes,
+                language=form.cleaned_data["language"] or None,
+            )
         except ValidationError as exc:
             form.add_error("code", exc)
         else:

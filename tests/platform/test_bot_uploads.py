@@ -28,13 +28,13 @@ def test_zip_with_main_accepted() -> None:
     [
         ("main.py", b"", "empty"),
         ("main.py", b"x" * (CAP + 1), "limited to"),
-        ("bot.exe", b"MZ", "neither a .py"),
+        ("bot.exe", b"MZ", "neither a bot's source file"),
         ("main.py", b"\xff\xfe\x00", "not UTF-8"),
         ("bot.zip", b"PK-not-really", "not a valid zip"),
         (
             "bot.zip",
             make_zip({"src/main.py": b"pass\n", "lib/x.py": b""}),
-            "no main.py at its top level",
+            "at its top level",
         ),
         ("bot.zip", make_zip({"main.py": b"pass\n", "../evil.py": b"x"}), "outside its folder"),
     ],

@@ -147,8 +147,8 @@ UNWRITABLE: list[tuple[str, str, bytes, str]] = [
 #: (case id, file name, bytes, a piece of the message) for files every door must refuse.
 REFUSED: list[tuple[str, str, bytes, str]] = [
     ("empty", "main.py", b"", "empty"),
-    ("exe", "bot.exe", b"MZ\x90\x00", "neither a .py file nor a .zip"),
-    ("no-suffix", "main", GOOD_MAIN, "neither a .py file nor a .zip"),
+    ("exe", "bot.exe", b"MZ\x90\x00", "neither a bot's source file"),
+    ("no-suffix", "main", GOOD_MAIN, "neither a bot's source file"),
     ("py-latin1", "main.py", b"x = '\xe9'\n", "not UTF-8"),
     ("not-a-zip", "bot.zip", b"PK\x03\x04 not really", "not a valid zip"),
     ("truncated-zip", "bot.zip", truncated(), "not a valid zip"),

@@ -1,0 +1,65 @@
+"""Which language an uploaded bot is written in: recognised from its checked files
+(``sandbox.languages.recognise``), or chosen by its uploader where the files allow several.
+
+The upload page, the API and the worker's check ask the same question here, so that a bundle
+the site accepted as C++ is built as C++.
+"""
+
+from __future__ import annotations
+
+from sandbox.bundle import BOT_ENTRIES, Bundle, check_bundle
+from sandbox.bundle_limits import MAX_UPLOAD_BYTES, BundleError
+from sandbox.languages import Language, UnknownLanguage, get_language, recognise
+
+ENTRIES = BOT_ENTRIES
+
+
+def bundle_language(bundle: Bundle, chosen: str | None = None) -> Language:
+    """The language of ``bundle``: the one its files allow, or ``chosen`` among several.
+    Raises :class:`BundleError` (for the uploader) when the files show no bot, when
+    ``chosen`` is not among what they allow, or when they allow several and none is chosen."""
+    candidates = recognise(list(bundle.files))
+    if chosen:
+        try:
+            lang = get_language(chosen)
+        except UnknownLanguage as exc:
+            raise BundleError(str(exc)[0].upper() + str(exc)[1:] + ".") from None
+        if lang not in candidates:
+            found = ", ".join(c.key for c in candidates) or "none"
+            raise BundleError(
+                f"The files are no {lang.name} bot (it needs {_needs(lang)} at the top); "
+                f"they look like: {found}."
+            )
+        return lang
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        raise BundleError(
+            "The files hold no bot: none of "
+            + ", ".join(dict.fromkeys(ENTRIES))
+            + " is at the top (nor inside a single top-level folder)."
+        )
+    raise BundleError(
+        "The files could be a bot in "
+        + " or ".join(f"{c.name} ({c.key})" for c in candidates)
+        + ": choose its language."
+    )
+
+
+def _needs(lang: Language) -> str:
+    return " or ".join((lang.source, *lang.markers))
+
+
+def check_files(filename: str, data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES) -> Bundle:
+    """The upload check alone (``sandbox.bundle.check_bundle``, zips of every language), with
+    no decision on the language yet (a form's file field, before its language field)."""
+    return check_bundle(filename, data, max_bytes=max_bytes, entries=ENTRIES)
+
+
+def check_upload(
+    filename: str, data: bytes, *, language: str | None = None, max_bytes: int = MAX_UPLOAD_BYTES
+) -> tuple[Bundle, Language]:
+    """The upload check (``sandbox.bundle.check_bundle``, zips of every language) and its
+    language; :class:`BundleError` for the uploader."""
+    bundle = check_files(filename, data, max_bytes=max_bytes)
+    return bundle, bundle_language(bundle, language)

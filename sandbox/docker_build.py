@@ -1,0 +1,152 @@
+"""Building a bot in a Docker build container: its language's ``build`` (or syntax ``check``)
+command, in the language's ``build_image``, with the bot's folder the only writable place.
+
+The build container is locked down like a match container (``sandbox.docker_spec``: no
+network, read-only root, all capabilities dropped, no-new-privileges, user nobody, tmpfs /tmp,
+no log driver, the sandbox's labels so that the reaper finds a leftover) with a build's larger
+limits, a wall-clock limit, and its output capped: the compiler's first bytes are kept in the
+bot's folder (``.meeple-build.log``) and the rest is cut off, which stops a compiler bomb that
+floods its output. A build that fails, is killed or takes too long raises
+:class:`BuildFailed` with the compiler's first lines, for the bot's owner.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+from typing import Any
+
+from sandbox.base import BotCode, Limits
+from sandbox.docker_engine import launch, remove
+from sandbox.docker_spec import container_kwargs
+from sandbox.host_build import BuildFailed
+from sandbox.languages import BINARY, get_language
+
+#: Wall-clock limit of one build (rustc and javac start slowly; a compiler bomb stops here).
+BUILD_TIMEOUT_S = 120
+#: A build's limits: compilers want more memory, processes and disk than a bot.
+BUILD_LIMITS = Limits(
+    memory_mb=2048, pids=256, tmpfs_mb=512, file_size_mb=256, cpu_seconds=BUILD_TIMEOUT_S
+)
+#: Bytes of the compiler's output kept (the rest is cut: the build then fails).
+OUTPUT_CAP = 64 * 1024
+#: Lines of it the error message shows.
+ERROR_LINES = 15
+LOG = ".meeple-build.log"
+#: Written in the bot's folder after a successful build (its language's key).
+BUILT = ".meeple-built"
+
+
+def needs_build(code: BotCode) -> bool:
+    """True when ``code``'s language is compiled and its folder holds no build yet (a stored
+    build, which the worker's check made, carries :data:`BUILT`). An interpreted language's
+    syntax check is the upload's, never a match's."""
+    return get_language(code.language).compiled and not (code.root / BUILT).is_file()
+
+
+def make_runnable(code: BotCode) -> None:
+    """A built program executable (unpacking a stored artifact keeps no file modes)."""
+    program = code.root / BINARY
+    if get_language(code.language).compiled and program.is_file():
+        os.chmod(program, 0o755)
+
+
+def build_in_docker(
+    code: BotCode, client: Any, *, timeout_s: float = BUILD_TIMEOUT_S, api_timeout_s: float = 15.0
+) -> None:
+    """Build (or check) ``code`` in place, in a build container of its language. Raises
+    :class:`BuildFailed` (the bot's fault: compiler errors, killed, too slow) or
+    :class:`SandboxError` (the engine's or the image's)."""
+    lang = get_language(code.language)
+    command = lang.build or lang.check
+    if not command:
+        return
+    root = code.root
+    _open_for_build(root)
+    # The command's output through head: its first OUTPUT_CAP bytes kept, a flood cut off.
+    script = (
+        f'{{ "$@"; echo $? > /tmp/.rc; }} 2>&1 | head -c {OUTPUT_CAP} > {LOG}; '
+        'exit "$(cat /tmp/.rc 2>/dev/null || echo 141)"'
+    )
+    kw = container_kwargs(
+        code,
+        {"build": "1", **code.labels},
+        BUILD_LIMITS,
+        command=["sh", "-c", script, "build", *command],
+        stdin=False,
+    )
+    kw["volumes"] = {str(root): {"bind": "/bot", "mode": "rw"}}
+    # Build tools run helpers from their temporary folder (cargo's build scripts, go's link).
+    kw["tmpfs"] = {"/tmp": f"rw,nosuid,nodev,size={BUILD_LIMITS.tmpfs_mb}m,mode=1777"}
+    container, _ = launch(client, lang.build_image, kw, attach=False)
+    try:
+        status = _wait(container, timeout_s)
+        if status is None:
+            raise BuildFailed(f"the {lang.name} build took over {timeout_s:.0f} s and was stopped")
+        oom = _oom_killed(container)
+    finally:
+        remove(container)
+        _close_after_build(root)
+    output = _read_log(root)
+    if oom:
+        raise BuildFailed(f"the {lang.name} build ran out of memory ({BUILD_LIMITS.memory_mb} MB)")
+    if status != 0:
+        raise BuildFailed(_failure(lang.name, status, output))
+    if lang.run[:1] == (f"./{BINARY}",) and not (root / BINARY).is_file():
+        raise BuildFailed(f"the {lang.name} build made no program ({BINARY}):\n{output}".rstrip())
+    if lang.compiled:
+        (root / BUILT).write_text(lang.key)
+
+
+def _wait(container: Any, timeout_s: float) -> int | None:
+    """The build's exit status, or None when it ran past ``timeout_s`` (it is then killed)."""
+    try:
+        result = container.wait(timeout=timeout_s)
+    except Exception:  # requests' ReadTimeout / ConnectionError: too slow
+        with contextlib.suppress(Exception):
+            container.kill()
+        return None
+    return int(result.get("StatusCode", 1))
+
+
+def _oom_killed(container: Any) -> bool:
+    try:
+        container.reload()
+        return bool(container.attrs["State"].get("OOMKilled"))
+    except Exception:
+        return False
+
+
+def _read_log(root: Path) -> str:
+    path = root / LOG
+    try:
+        data = path.read_bytes()[:OUTPUT_CAP]
+        path.unlink()
+    except OSError:
+        return ""
+    text = data.decode("utf-8", "replace")
+    if len(data) >= OUTPUT_CAP:
+        text += f"\n... (output cut at {OUTPUT_CAP // 1024} KiB)"
+    return text
+
+
+def _failure(name: str, status: int, output: str) -> str:
+    lines = output.splitlines()
+    shown = "\n".join(lines[:ERROR_LINES]) or "(no output)"
+    more = f"\n... ({len(lines) - ERROR_LINES} more lines)" if len(lines) > ERROR_LINES else ""
+    how = f"killed by signal {status - 128}" if status > 128 else f"exit status {status}"
+    return f"the {name} build failed ({how}):\n{shown}{more}"
+
+
+def _open_for_build(root: Path) -> None:
+    """The build runs as nobody: its folders writable for it (they are this worker's own
+    temporary copy; closed again after the build)."""
+    for dirpath, _dirs, _files in os.walk(root):
+        os.chmod(dirpath, 0o777)
+
+
+def _close_after_build(root: Path) -> None:
+    for dirpath, _dirs, _files in os.walk(root):
+        with contextlib.suppress(OSError):  # a folder the build made belongs to nobody
+            os.chmod(dirpath, 0o755)

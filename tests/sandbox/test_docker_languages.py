@@ -1,0 +1,115 @@
+"""The Docker backend runs every language (sandbox.languages) in its own image: built once in
+a build container (no network, capped output, a wall-clock limit), then run with the language's
+command, environment and limits; a build failure is a clear ``BuildFailed``, nothing left
+behind. Against the real engine and the images of deploy/build-language-images.sh."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sandbox import Limits
+from sandbox.base import BotCode
+from sandbox.docker_build import BUILT, build_in_docker
+from sandbox.docker_spec import LABEL
+from sandbox.host_build import PUBLIC_BUILD_FAILED, BuildFailed
+from sandbox.languages import BINARY, get_language
+from tests.language_bots import BOTS, BROKEN
+
+pytestmark = pytest.mark.docker
+LABELS = {"test": "1", "match": "docker-languages"}
+COMPILER_SAYS = {
+    "cpp": "undefined_name’ was not declared",
+    "go": "undefined: undefinedName",
+    "rust": "cannot find function `undefined_name`",
+    "java": "cannot find symbol",
+    "javascript": "SyntaxError",
+}
+
+
+def _images_or_skip(sandbox, *keys: str) -> None:
+    for key in keys:
+        lang = get_language(key)
+        for image in {lang.image, lang.build_image}:
+            try:
+                sandbox.client.images.get(image)
+            except Exception:
+                pytest.fail(f"{image} is missing: run deploy/build-language-images.sh")
+
+
+def _source(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def _leftovers(sandbox) -> list:
+    return sandbox.client.containers.list(
+        all=True, filters={"label": f"{LABEL}.match=docker-languages"}
+    )
+
+
+@pytest.mark.parametrize("key", ["cpp", "go", "javascript", "rust", "java"])
+def test_each_language_builds_and_plays_in_its_image(
+    key: str, docker_sandbox, prepared, tmp_path: Path
+) -> None:
+    _images_or_skip(docker_sandbox, key)
+    lang = get_language(key)
+    name, data = BOTS[key]
+    code: BotCode = prepared(_source(tmp_path, name, data))
+    assert code.language == key
+    bot = docker_sandbox.start(code, labels=LABELS, limits=Limits())
+    try:
+        bot.container.reload()
+        cfg, hc = bot.container.attrs["Config"], bot.container.attrs["HostConfig"]
+        assert cfg["Image"] == lang.image
+        assert cfg["Cmd"] == list(lang.run)
+        assert hc["Memory"] == max(512, lang.memory_mb) * 1024 * 1024
+        assert hc["PidsLimit"] == max(64, lang.pids)
+        assert hc["NetworkMode"] == "none" and hc["ReadonlyRootfs"] is True
+        bot.send_line(json.dumps({"type": "start", "players": 2, "seat": 0}))
+        assert json.loads(bot.read_line(timeout_s=30) or "{}") == {"type": "ready"}
+        act = {"type": "act", "turn": 1, "legal_actions": [{"x": 1}, {"x": 2}]}
+        bot.send_line(json.dumps(act))
+        assert json.loads(bot.read_line(timeout_s=10) or "{}")["action_index"] == 0
+    finally:
+        bot.close()
+    if lang.compiled:
+        assert (code.root / BUILT).read_text() == key  # built once, in place
+    assert _leftovers(docker_sandbox) == []
+
+
+@pytest.mark.parametrize("key", ["cpp", "go", "javascript", "rust", "java"])
+def test_a_build_failure_is_the_compilers_message(
+    key: str, docker_sandbox, prepared, tmp_path: Path
+) -> None:
+    _images_or_skip(docker_sandbox, key)
+    name, data = BROKEN[key]
+    code = prepared(_source(tmp_path, name, data))
+    with pytest.raises(BuildFailed) as caught:
+        build_in_docker(code, docker_sandbox.client)
+    text = str(caught.value)
+    assert f"the {get_language(key).name} build failed (exit status" in text
+    assert COMPILER_SAYS[key] in text  # the compiler's own words, for the bot's owner
+    assert caught.value.public == PUBLIC_BUILD_FAILED  # others read nothing of the code
+    assert _leftovers(docker_sandbox) == []
+
+
+def test_a_compiler_bomb_is_stopped_with_a_reason(docker_sandbox, prepared, tmp_path: Path) -> None:
+    """Template recursion that floods the compiler's output: cut at the cap, or stopped at the
+    wall-clock limit; either way a build failure, and no container left."""
+    _images_or_skip(docker_sandbox, "cpp")
+    bomb = b"""template <int N> struct Boom {
+    static const int v = Boom<N + 1>::v + Boom<N + 2>::v;
+};
+int main() { return Boom<0>::v; }
+"""
+    code = prepared(_source(tmp_path, "main.cpp", bomb))
+    with pytest.raises(BuildFailed) as caught:
+        build_in_docker(code, docker_sandbox.client, timeout_s=20)
+    assert "build failed" in str(caught.value) or "was stopped" in str(caught.value)
+    assert len(str(caught.value)) < 8000
+    assert not (code.root / BINARY).exists()
+    assert _leftovers(docker_sandbox) == []
