@@ -20,7 +20,7 @@ EXIT_SYSTEM = 3
 EXIT_INTERRUPTED = 130
 
 #: What a command module's ``register`` receives: the ``arena`` parser's subcommands.
-Subcommands = argparse._SubParsersAction  # type: ignore[type-arg]
+Subcommands = argparse._SubParsersAction
 
 
 class UsageError(Exception):

@@ -53,7 +53,7 @@ def leaves(value, path, out):
 
 def features(value, dim):
     """The hashed feature vector (a list of ``dim`` floats) of a JSON value."""
-    found = []
+    found: list[tuple[str, float]] = []
     leaves(value, "", found)
     vec = [0.0] * dim
     for key, x in found:

@@ -163,7 +163,7 @@ class GreedyBot(Bot):
             return max(range(len(legal_actions)), key=lambda i: len(legal_actions[i]["roads"]))
         if phase == "vehicle":
             node = tuple(observation["pending"]["node"])
-            _, idx = view.best_kind(node, view.supply)  # type: ignore[arg-type]
+            _, idx = view.best_kind(node, view.supply)
             want = {1: "truck", 0: "taxi"}.get(idx, "none")
             return _index(legal_actions, lambda a: a["kind"] == want)
         if phase == "place_where":
@@ -180,10 +180,7 @@ class GreedyBot(Bot):
         if phase == "taxi_to":
             start = tuple(observation["pending"]["taxi"])
             return _argmax(
-                [
-                    view.ride_value(start, tuple(a["to"]))  # type: ignore[arg-type]
-                    for a in legal_actions
-                ],
+                [view.ride_value(start, tuple(a["to"])) for a in legal_actions],
                 self,
             )
         return self._top_level(view, legal_actions)
@@ -195,11 +192,11 @@ class GreedyBot(Bot):
             if t == "place":
                 scores.append(view.best_placement(a["tile"]))
             elif t == "truck":
-                scores.append(view.ride_value(tuple(a["from"]), tuple(a["to"])))  # type: ignore[arg-type]
+                scores.append(view.ride_value(tuple(a["from"]), tuple(a["to"])))
             elif t == "taxi":
                 start = tuple(a["from"])
-                targets = taxi_targets(view.board.tiles, view.vehicles, view.board.spots, start)  # type: ignore[arg-type]
-                scores.append(max(view.ride_value(start, n) for n in targets))  # type: ignore[arg-type]
+                targets = taxi_targets(view.board.tiles, view.vehicles, view.board.spots, start)
+                scores.append(max(view.ride_value(start, n) for n in targets))
             elif t == "draw":
                 scores.append(0.05)  # better than a move that gains nothing
             else:  # end_turn

@@ -34,7 +34,7 @@ def render_text(state_json: dict[str, JSON]) -> str:
             canvas[ny][nx] = "+"
     from games.manhattan_traffiq.board import Board
 
-    board = Board.from_placed([tuple(t) for t in state_json["tiles"]])  # type: ignore[misc]
+    board = Board.from_placed([tuple(t) for t in state_json["tiles"]])
     for i, j in board.spots:
         canvas[2 * (j - y0)][4 * (i - x0)] = "o"
     for i, j, seat, kind in state_json["vehicles"]:

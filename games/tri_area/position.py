@@ -76,7 +76,7 @@ class TriAreaPosition(GameState):
         self.history: list[dict[str, JSON]] = []  # per-round settlement summaries, public
 
     @property
-    def players(self) -> int:  # type: ignore[override]
+    def players(self) -> int:
         return self._players
 
     @players.setter

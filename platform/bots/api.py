@@ -143,7 +143,7 @@ class BotVersionsApi(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     parser_classes = [MultiPartParser, FormParser]
 
-    def get_throttles(self):  # type: ignore[no-untyped-def]
+    def get_throttles(self):
         # The ``uploads`` counter is shared with the site's upload forms.
         return [*super().get_throttles(), UploadThrottle()]
 

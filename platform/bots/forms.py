@@ -31,7 +31,7 @@ class CodeField(forms.FileField):
     """A .py or .zip bot, checked (size first, then content, by sandbox.bundle) before anything
     is stored. The upload handler has already stopped files past the cap while they streamed."""
 
-    def clean(self, data, initial=None):  # type: ignore[no-untyped-def]
+    def clean(self, data, initial=None):
         upload = super().clean(data, initial)
         if upload is None:
             return upload

@@ -26,7 +26,7 @@ class GameListApi(generics.ListAPIView):
     serializer_class = GameSerializer
     pagination_class = None
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self):
         return active_games()
 
 
@@ -34,5 +34,5 @@ class GameDetailApi(generics.RetrieveAPIView):
     serializer_class = GameSerializer
     lookup_field = "slug"
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self):
         return Game.objects.all()

@@ -105,7 +105,7 @@ class StandingSerializer(serializers.Serializer):
     bot = serializers.CharField(source="version.bot.name")
     standing = serializers.SerializerMethodField()
 
-    def get_standing(self, row) -> dict:  # type: ignore[no-untyped-def]
+    def get_standing(self, row) -> dict:
         data = row.standing.to_json()
         data.pop("bot", None)
         return data

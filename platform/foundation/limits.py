@@ -42,9 +42,7 @@ class CappedUploadHandler(FileUploadHandler):
     # file closer to the cap.
     chunk_size = 16 * 1024
 
-    def handle_raw_input(  # type: ignore[no-untyped-def]
-        self, input_data, META, content_length, boundary, encoding=None
-    ) -> None:
+    def handle_raw_input(self, input_data, META, content_length, boundary, encoding=None) -> None:
         if content_length > settings.ARENA_UPLOAD_MAX_BYTES + MULTIPART_SLACK:
             raise UploadTooLarge(upload_cap_message(content_length))
         return None

@@ -115,7 +115,7 @@ def check_web_throttle(request: HttpRequest, scope: str) -> str | None:
     """Count one request of ``scope``; the message to show when it is over the limit."""
     throttle = THROTTLES[scope]()
     # DRF's throttles read only the user, the address and the method: a Django request will do.
-    if throttle.allow_request(request, None):  # type: ignore[arg-type]
+    if throttle.allow_request(request, None):
         return None
     return throttle_message(throttle.wait())
 
@@ -129,7 +129,7 @@ def web_throttle(
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             throttle = THROTTLES[scope]()
-            if not throttle.allow_request(request, None):  # type: ignore[arg-type]
+            if not throttle.allow_request(request, None):
                 wait = throttle.wait()
                 response = error_response(request, throttle_message(wait), 429)
                 if wait is not None:

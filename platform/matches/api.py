@@ -120,7 +120,7 @@ class MatchFilter(django_filters.FilterSet):
         model = Match
         fields = ["game", "bot", "status"]
 
-    def filter_bot(self, queryset, name, value):  # type: ignore[no-untyped-def]
+    def filter_bot(self, queryset, name, value):
         # Through the seats as a subquery, not a join: no DISTINCT, keyset pages stay cheap.
         seats = MatchSeat.objects.filter(bot_version__bot_id=value).values("match_id")
         return queryset.filter(pk__in=seats)
@@ -141,14 +141,14 @@ class MatchListApi(generics.ListAPIView):
     filterset_class = MatchFilter
     pagination_class = MatchCursorPagination
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self):
         return api_matches(MATCH_FIELDS)
 
 
 class MatchDetailApi(generics.RetrieveAPIView):
     serializer_class = MatchSerializer
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self):
         return api_matches(MATCH_FIELDS)
 
 

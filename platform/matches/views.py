@@ -101,7 +101,7 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def may_read_stderr(user, match: Match, seat) -> bool:  # type: ignore[no-untyped-def]
+def may_read_stderr(user, match: Match, seat) -> bool:
     """A bot's stderr is its owner's and staff's only (docs/permissions.md): an organiser who
     enters someone's bot in a tournament does not get to read its logs."""
     if not user.is_authenticated:
