@@ -7,7 +7,7 @@ document too large or too deep is refused with a :class:`JSONBoundsError` (a ``V
 whose message says which bound it passed, and :func:`loads` decodes only what passed.
 
 Shared by the referee (each line a bot writes, ``arena.protocol``) and the site (every JSON
-request body, ``meeple.parsers``).
+request body, ``foundation.parsers``).
 """
 
 from __future__ import annotations
