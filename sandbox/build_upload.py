@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sandbox.base import BotCode, SandboxError
 from sandbox.code import prepare_bot, release_bot
-from sandbox.docker_build import build_in_docker
+from sandbox.docker_build import BUILT, build_in_docker
 from sandbox.host_build import build_bot
 from sandbox.languages import BINARY, get_language
 
@@ -49,7 +49,7 @@ def build_upload(
 def _build(code: BotCode, choice: str) -> None:
     image = get_language(code.language).build_image
     if choice == "process":
-        build_bot(code)
+        _build_on_host(code)
         return
     from sandbox.docker_engine import check_image, connect
 
@@ -59,9 +59,15 @@ def _build(code: BotCode, choice: str) -> None:
     except SandboxError:
         if choice == "docker":
             raise  # Docker was asked for: no quiet build on the host
-        build_bot(code)
+        _build_on_host(code)
         return
     build_in_docker(code, client)
+
+
+def _build_on_host(code: BotCode) -> None:
+    build_bot(code)
+    if get_language(code.language).compiled:
+        (code.root / BUILT).write_text(code.language)  # as a Docker build marks it
 
 
 def zip_folder(root: Path) -> bytes:
