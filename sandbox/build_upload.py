@@ -14,8 +14,9 @@ import zipfile
 from pathlib import Path
 
 from sandbox.base import BotCode, SandboxError
+from sandbox.built import mark_built
 from sandbox.code import prepare_bot, release_bot
-from sandbox.docker_build import BUILT, build_in_docker
+from sandbox.docker_build import build_in_docker
 from sandbox.host_build import build_bot
 from sandbox.languages import BINARY, get_language
 
@@ -67,7 +68,7 @@ def _build(code: BotCode, choice: str) -> None:
 def _build_on_host(code: BotCode) -> None:
     build_bot(code)
     if get_language(code.language).compiled:
-        (code.root / BUILT).write_text(code.language)  # as a Docker build marks it
+        mark_built(code)  # as a Docker build marks it
 
 
 def zip_folder(root: Path) -> bytes:

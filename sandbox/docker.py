@@ -21,8 +21,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from sandbox.base import BotCode, BotProcess, Limits, Sandbox, SandboxError
+from sandbox.built import make_runnable
 from sandbox.docker_bot import DockerBot
-from sandbox.docker_build import build_in_docker, make_runnable, needs_build
+from sandbox.docker_build import build_in_docker, needs_build
 from sandbox.docker_engine import check_image, connect, launch, list_bot_containers, remove
 from sandbox.docker_spec import LABEL, container_kwargs, image_of, language_limits
 from sandbox.languages import DEFAULT

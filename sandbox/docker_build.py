@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.base import BotCode, Limits
+from sandbox.built import is_built, mark_built
 from sandbox.docker_engine import launch, remove
 from sandbox.docker_spec import container_kwargs
 from sandbox.host_build import BuildFailed
@@ -34,22 +35,13 @@ OUTPUT_CAP = 64 * 1024
 #: Lines of it the error message shows.
 ERROR_LINES = 15
 LOG = ".meeple-build.log"
-#: Written in the bot's folder after a successful build (its language's key).
-BUILT = ".meeple-built"
 
 
 def needs_build(code: BotCode) -> bool:
     """True when ``code``'s language is compiled and its folder holds no build yet (a stored
     build, which the worker's check made, carries :data:`BUILT`). An interpreted language's
     syntax check is the upload's, never a match's."""
-    return get_language(code.language).compiled and not (code.root / BUILT).is_file()
-
-
-def make_runnable(code: BotCode) -> None:
-    """A built program executable (unpacking a stored artifact keeps no file modes)."""
-    program = code.root / BINARY
-    if get_language(code.language).compiled and program.is_file():
-        os.chmod(program, 0o755)
+    return get_language(code.language).compiled and not is_built(code)
 
 
 def build_in_docker(
@@ -96,7 +88,7 @@ def build_in_docker(
     if lang.run[:1] == (f"./{BINARY}",) and not (root / BINARY).is_file():
         raise BuildFailed(f"the {lang.name} build made no program ({BINARY}):\n{output}".rstrip())
     if lang.compiled:
-        (root / BUILT).write_text(lang.key)
+        mark_built(code)
 
 
 def _wait(container: Any, timeout_s: float) -> int | None:

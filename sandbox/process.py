@@ -27,6 +27,7 @@ from pathlib import Path
 
 from sandbox import uids
 from sandbox.base import BotCode, BotProcess, Limits, Sandbox, SandboxError
+from sandbox.built import is_built, make_runnable
 from sandbox.host_build import build_bot, host_run_command, missing_tools, tool_paths
 from sandbox.languages import LANGUAGES, get_language
 from sandbox.live import LiveBots
@@ -166,6 +167,9 @@ class ProcessSandbox(Sandbox):
         if lang.key == "python":
             return
         tool_paths(lang)  # "this machine cannot run C++ bots: g++ not found"
+        if is_built(code):  # a stored build (the worker's check made it): run it as it is
+            make_runnable(code)
+            return
         if lang.build and (code.root / lang.run[0]).is_file():
             return  # built already (another seat of the same folder)
         build_bot(code)

@@ -12,7 +12,8 @@ import pytest
 
 from sandbox import Limits
 from sandbox.base import BotCode
-from sandbox.docker_build import BUILT, build_in_docker
+from sandbox.built import BUILT
+from sandbox.docker_build import build_in_docker
 from sandbox.docker_spec import LABEL
 from sandbox.host_build import PUBLIC_BUILD_FAILED, BuildFailed
 from sandbox.languages import BINARY, get_language
