@@ -172,3 +172,15 @@ def test_a_build_failure_is_the_owners_to_read(
     page = client.get(f"/bots/{user_bot.pk}/").content.decode()
     assert "Failed" in page and "undefined_name" not in page
     assert BotVersion.objects.get(pk=version.pk).status == VersionStatus.FAILED
+
+
+def test_upload_pages_name_every_language(user: Any, user_bot: Bot) -> None:
+    from sandbox.languages import LANGUAGES
+
+    client = Client()
+    client.force_login(user)
+    for url in ("/bots/new/", f"/bots/{user_bot.pk}/upload/"):
+        page = client.get(url).content.decode()
+        for lang in LANGUAGES.values():
+            assert lang.name.replace("+", "") in page.replace("+", ""), (url, lang.key)
+            assert lang.source in page, (url, lang.key)
