@@ -2,7 +2,8 @@
 Docker build container (``sandbox.docker_build``) when an engine answers and the language's
 build image is there, else with this machine's toolchain (``sandbox.host_build``: the embedded
 default, no security boundary). A compiled language's result is its artifact: the built folder
-as a zip, which the platform stores by its SHA-256 and workers run as they run uploads.
+as a zip, which the platform stores by its SHA-256 and workers run as they run uploads; so is
+an upload that could be several languages' bots, marked with the one its uploader chose.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ import zipfile
 from pathlib import Path
 
 from sandbox.base import BotCode, SandboxError
-from sandbox.built import mark_built
+from sandbox.built import LANGUAGE_MARK, mark_built
 from sandbox.code import prepare_bot, release_bot
 from sandbox.docker_build import build_in_docker
 from sandbox.host_build import build_bot
-from sandbox.languages import BINARY, get_language
+from sandbox.languages import BINARY, get_language, recognise
 
 #: A fixed time stamp: the same build gives the same artifact bytes.
 _EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -28,21 +29,28 @@ def build_upload(
     stored_name: str, data: bytes, language: str, *, sandbox: str | None = None
 ) -> bytes | None:
     """Build (or check) an upload stored as ``stored_name`` (``main.cpp``, ``bot.zip``...) in
-    ``language``: the artifact's bytes for a compiled language, None for an interpreted one.
-    ``sandbox`` as for ``get_sandbox`` (None: ``ARENA_SANDBOX``): ``docker`` builds in Docker
-    or fails, ``process`` on the host, ``auto`` in Docker when it can. Raises ``BundleError``
+    ``language``. Returns what workers are to run instead of the upload: a compiled
+    language's built folder, or the folder of files that could be several languages' bots
+    marked with the chosen one, as a zip; None when the upload runs as it is. ``sandbox`` as
+    for ``get_sandbox`` (None: ``ARENA_SANDBOX``): ``docker`` builds in Docker or fails,
+    ``process`` on the host, ``auto`` in Docker when it can. Raises ``BundleError``
     (``host_build.BuildFailed``: the bot's fault, for its owner) or :class:`SandboxError`
     (this machine's: no toolchain, no engine)."""
     lang = get_language(language)
-    if not (lang.build or lang.check):
-        return None
     with tempfile.TemporaryDirectory(prefix="meeple-build-") as tmp:
         path = Path(tmp) / Path(stored_name).name
         path.write_bytes(data)
         code = prepare_bot(path, language=lang.key)
         try:
-            _build(code, (sandbox or os.environ.get("ARENA_SANDBOX") or "auto").strip().lower())
-            return zip_folder(code.root) if lang.compiled else None
+            files = [p.relative_to(code.root).as_posix() for p in code.root.rglob("*")]
+            ambiguous = len(recognise(files)) > 1
+            if lang.build or lang.check:
+                choice = sandbox or os.environ.get("ARENA_SANDBOX") or "auto"
+                _build(code, choice.strip().lower())
+            if not (lang.compiled or ambiguous):
+                return None
+            (code.root / LANGUAGE_MARK).write_text(lang.key)
+            return zip_folder(code.root)
         finally:
             release_bot(code)
 

@@ -5,12 +5,25 @@ as it is and never compiles during a match."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from sandbox.base import BotCode
-from sandbox.languages import BINARY, get_language
+from sandbox.languages import BINARY, LANGUAGES, get_language
 
 #: Written in the bot's folder after a successful build (its language's key).
 BUILT = ".meeple-built"
+#: Written in a stored version's folder: its language (the uploader's choice where the files
+#: could be several languages' bots), read by ``sandbox.code.prepare_bot``.
+LANGUAGE_MARK = ".meeple-language"
+
+
+def marked_language(root: Path) -> str | None:
+    """The language a stored version's folder names, if any."""
+    try:
+        key = (root / LANGUAGE_MARK).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return key if key in LANGUAGES else None
 
 
 def mark_built(code: BotCode) -> None:

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from sandbox.base import BotCode
+from sandbox.built import marked_language
 from sandbox.bundle import MAX_FILES, BundleError, extract_zip
 from sandbox.bundle import MAX_UNPACKED_BYTES as MAX_CODE_BYTES
 from sandbox.languages import LANGUAGES, Language, get_language, recognise
@@ -113,6 +114,7 @@ def _single_file_language(src: Path) -> Language:
 
 def _language_of(root: Path, src: Path, explicit: str | None) -> Language:
     files = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
+    explicit = explicit or marked_language(root)  # a stored version's language
     if explicit:
         return get_language(explicit)
     found = recognise(files)

@@ -82,9 +82,10 @@ def run_check(version_id: int) -> str:
         if version.language == "python":
             check_code(stored, data)
         else:
-            # The upload check again, then the build (or syntax check) in a build sandbox.
+            # The upload check again (the build follows, in a build sandbox).
             check_upload(stored, data, language=version.language, max_bytes=len(data))
-            artifact = build_upload(stored, data, version.language, sandbox=settings.ARENA_SANDBOX)
+        # Other languages' build or syntax check; the chosen language of ambiguous files.
+        artifact = build_upload(stored, data, version.language, sandbox=settings.ARENA_SANDBOX)
     except BundleError as exc:
         return _conclude(version_id, VersionStatus.FAILED, _capped(str(exc)))
     return _conclude(version_id, VersionStatus.UPLOADED, "", artifact)

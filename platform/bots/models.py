@@ -124,7 +124,8 @@ class BotVersion(models.Model):
     #: Its language, a key of ``sandbox.languages.LANGUAGES`` (every bot before was Python).
     language = models.CharField(max_length=16, default="python")
     #: A compiled language's build (the built folder as a zip), made once by the worker's
-    #: check; workers run it instead of the upload. Empty for interpreted languages.
+    #: check, or the folder of files that could be several languages' bots marked with the
+    #: chosen one; workers run it instead of the upload. Empty otherwise.
     artifact = models.FileField(upload_to=_artifact_to, blank=True)
     #: Hex SHA-256 of ``artifact``: a worker verifies what it fetches against it.
     artifact_sha256 = models.CharField(max_length=64, blank=True)

@@ -184,3 +184,22 @@ def test_upload_pages_name_every_language(user: Any, user_bot: Bot) -> None:
         for lang in LANGUAGES.values():
             assert lang.name.replace("+", "") in page.replace("+", ""), (url, lang.key)
             assert lang.source in page, (url, lang.key)
+
+
+def test_the_chosen_language_of_ambiguous_files_is_the_one_that_plays(
+    user_bot: Bot, settings: Any, inline: Callable[..., Any], tmp_path: Any, monkeypatch: Any
+) -> None:
+    """A zip holding main.py and main.js, uploaded as JavaScript, qualifies as JavaScript: the
+    worker stores the folder marked with the choice, and the match runs node, not Python."""
+    import shutil
+
+    if shutil.which("node") is None:
+        pytest.skip("this machine has no node")
+    monkeypatch.setenv("ARENA_CODE_CACHE", str(tmp_path / "cache"))
+    python_that_crashes = b"raise SystemExit('the Python half must not play')\n"
+    both = make_zip({"main.py": python_that_crashes, "main.js": JS})
+    version = upload_version(bot=user_bot, filename="bot.zip", data=both, language="javascript")
+    assert inline(checks.run_check, version.pk) == VersionStatus.UPLOADED
+    version.refresh_from_db()
+    assert version.status == VersionStatus.ACTIVE, (version.status_reason, version.failure_stderr)
+    assert version.artifact_sha256
