@@ -148,6 +148,14 @@ class BotVersion(models.Model):
     def label(self) -> str:
         return f"{self.bot.name} v{self.number}"
 
+    @property
+    def language_name(self) -> str:
+        """Its language as people read it ("C++20 (g++ 12)"), from ``sandbox.languages``."""
+        from arena.bot_code import LANGUAGES
+
+        lang = LANGUAGES.get(self.language)
+        return lang.name if lang is not None else self.language
+
     def runner_spec(self) -> str:
         """What the referee runs: ``builtin:NAME`` or the absolute path of the uploaded file."""
         if self.builtin_name:

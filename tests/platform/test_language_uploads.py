@@ -203,3 +203,11 @@ def test_the_chosen_language_of_ambiguous_files_is_the_one_that_plays(
     version.refresh_from_db()
     assert version.status == VersionStatus.ACTIVE, (version.status_reason, version.failure_stderr)
     assert version.artifact_sha256
+
+
+def test_the_bot_page_and_the_api_guide_name_languages(user: Any, user_bot: Bot) -> None:
+    upload_version(bot=user_bot, filename="main.go", data=BOTS["go"][1])
+    page = Client().get(f"/bots/{user_bot.pk}/").content.decode()
+    assert '<span data-test="language">Go 1.19</span>' in page
+    guide = Client().get("/docs/api/").content.decode()
+    assert "-F language=cpp" in guide and "main.rs" in guide and "Java 17" in guide
