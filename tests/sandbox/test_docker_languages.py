@@ -114,3 +114,51 @@ int main() { return Boom<0>::v; }
     assert len(str(caught.value)) < 8000
     assert not (code.root / BINARY).exists()
     assert _leftovers(docker_sandbox) == []
+
+
+def _zip(tmp_path: Path, files: dict[str, bytes]) -> Path:
+    import zipfile
+
+    path = tmp_path / "bot.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in files.items():
+            zf.writestr(name, data)
+    return path
+
+
+LAYOUTS = {
+    "rust": {
+        "mybot/Cargo.toml": b'[package]\nname = "mybot"\nversion = "0.1.0"\nedition = "2021"\n',
+        "mybot/src/main.rs": BOTS["rust"][1],
+    },
+    "go": {"go.mod": b"module mybot\n\ngo 1.19\n", "main.go": BOTS["go"][1]},
+    "cpp": {
+        "main.cpp": b'#include "reply.hpp"\nint main() { return run(); }\n',
+        "reply.hpp": b"int run();\n",
+        "reply.cpp": BOTS["cpp"][1].replace(b"int main()", b"int run()"),
+    },
+    "java": {
+        "Main.java": b"public class Main { public static void main(String[] a) throws Exception"
+        b" { Reply.main(a); } }\n",
+        "Reply.java": BOTS["java"][1].replace(b"public class Main", b"class Reply"),
+    },
+}
+
+
+@pytest.mark.parametrize("key", sorted(LAYOUTS))
+def test_zips_of_the_usual_layouts_build_and_play(
+    key: str, docker_sandbox, prepared, tmp_path: Path
+) -> None:
+    """A Cargo project, a Go module, several C++ files, several Java classes."""
+    _images_or_skip(docker_sandbox, key)
+    code = prepared(_zip(tmp_path, LAYOUTS[key]))
+    assert code.language == key
+    bot = docker_sandbox.start(code, labels=LABELS, limits=Limits())
+    try:
+        bot.send_line(json.dumps({"type": "start", "players": 2, "seat": 0}))
+        assert json.loads(bot.read_line(timeout_s=30) or "{}") == {"type": "ready"}, (
+            bot.exit_reason(),
+            bot.stderr_text(),
+        )
+    finally:
+        bot.close()
