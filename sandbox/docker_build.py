@@ -2,7 +2,8 @@
 command, in the language's ``build_image``, with the bot's folder the only writable place.
 
 The build container is locked down like a match container (``sandbox.docker_spec``: no
-network, read-only root, all capabilities dropped, no-new-privileges, user nobody, tmpfs /tmp,
+network, read-only root, all capabilities dropped, no-new-privileges, user nobody (or the
+worker's own uid when it is not root), tmpfs /tmp,
 no log driver, the sandbox's labels so that the reaper finds a leftover) with a build's larger
 limits, a wall-clock limit, and its output capped: the compiler's first bytes are kept in the
 bot's folder (``.meeple-build.log``) and the rest is cut off, which stops a compiler bomb that
@@ -20,7 +21,7 @@ from typing import Any
 from sandbox.base import BotCode, Limits
 from sandbox.built import is_built, mark_built
 from sandbox.docker_engine import launch, remove
-from sandbox.docker_spec import container_kwargs
+from sandbox.docker_spec import BOT_USER, container_kwargs
 from sandbox.host_build import BuildFailed
 from sandbox.languages import BINARY, get_language
 
@@ -69,6 +70,7 @@ def build_in_docker(
         stdin=False,
     )
     kw["volumes"] = {str(root): {"bind": "/bot", "mode": "rw"}}
+    kw["user"] = build_user()
     # Build tools run helpers from their temporary folder (cargo's build scripts, go's link).
     kw["tmpfs"] = {"/tmp": f"rw,nosuid,nodev,size={BUILD_LIMITS.tmpfs_mb}m,mode=1777"}
     container, _ = launch(client, lang.build_image, kw, attach=False)
@@ -131,9 +133,20 @@ def _failure(name: str, status: int, output: str) -> str:
     return f"the {name} build failed ({how}):\n{shown}{more}"
 
 
+def build_user() -> str:
+    """Who the build runs as: nobody when the worker is root (root in a container is not to
+    be had), else the worker's own unprivileged uid, so that it can remove what the build
+    wrote."""
+    if os.getuid() == 0:
+        return BOT_USER
+    return f"{os.getuid()}:{os.getgid()}"
+
+
 def _open_for_build(root: Path) -> None:
-    """The build runs as nobody: its folders writable for it (they are this worker's own
-    temporary copy; closed again after the build)."""
+    """A build as nobody (a root worker's) may write the folder (this worker's own temporary
+    copy; closed again after the build)."""
+    if os.getuid() != 0:
+        return  # the build runs as the folder's owner
     for dirpath, _dirs, _files in os.walk(root):
         os.chmod(dirpath, 0o777)
 

@@ -162,3 +162,31 @@ def test_zips_of_the_usual_layouts_build_and_play(
         )
     finally:
         bot.close()
+
+
+def test_a_huge_constant_array_stops_at_the_file_size_cap(
+    docker_sandbox, prepared, tmp_path: Path
+) -> None:
+    _images_or_skip(docker_sandbox, "cpp")
+    big = b"char big[1u << 30] = {1};\nint main() { return big[5]; }\n"
+    code = prepared(_source(tmp_path, "main.cpp", big))
+    with pytest.raises(BuildFailed, match="File size limit exceeded"):
+        build_in_docker(code, docker_sandbox.client)
+    assert _leftovers(docker_sandbox) == []
+
+
+def test_a_build_past_its_wall_clock_limit_is_stopped(
+    docker_sandbox, prepared, tmp_path: Path
+) -> None:
+    """A Cargo build script that never ends (it sleeps ten minutes) is killed at the limit."""
+    _images_or_skip(docker_sandbox, "rust")
+    files = {
+        "Cargo.toml": b'[package]\nname = "slow"\nversion = "0.1.0"\nedition = "2021"\n',
+        "build.rs": b"fn main() { std::thread::sleep(std::time::Duration::from_secs(600)); }\n",
+        "src/main.rs": BOTS["rust"][1],
+    }
+    code = prepared(_zip(tmp_path, files))
+    with pytest.raises(BuildFailed, match=r"build took over 5 s and was stopped"):
+        build_in_docker(code, docker_sandbox.client, timeout_s=5)
+    assert _leftovers(docker_sandbox) == []
+    assert not (code.root / BUILT).exists()
