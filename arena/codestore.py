@@ -46,16 +46,15 @@ class CodeFetchError(RuntimeError):
         self.public = f"the code of {bot} could not be fetched on the worker"
 
 
-def register_fetcher(fetcher: Fetcher | None) -> None:
-    """Install how this worker fetches uploaded versions (None removes it)."""
-    global _fetcher
+def register_fetcher(
+    fetcher: Fetcher | None, *, builds: tuple[ArtifactDigest, ArtifactFetch] | None = None
+) -> None:
+    """Install how this worker fetches uploaded versions (None removes it) and, from the same
+    storage, their builds (``builds``: how to find a version's build's hash, and fetch it;
+    a fetcher registered without them fetches uploads only)."""
+    global _fetcher, _artifacts
     _fetcher = fetcher
-
-
-def register_artifact_fetcher(digest: ArtifactDigest | None, fetch: ArtifactFetch | None) -> None:
-    """Install how this worker finds and fetches versions' builds (None removes it)."""
-    global _artifacts
-    _artifacts = (digest, fetch) if digest is not None and fetch is not None else None
+    _artifacts = builds
 
 
 def cache_dir() -> Path:

@@ -6,11 +6,10 @@ class BotsConfig(AppConfig):
     verbose_name = "Bots"
 
     def ready(self) -> None:
-        from arena.codestore import register_artifact_fetcher, register_fetcher
+        from arena.codestore import register_fetcher
         from bots import receivers  # noqa: F401  the games' bot counters
         from bots.code_store import artifact_digest, fetch_artifact, fetch_version_code
 
         # Workers fetch uploaded code (and compiled languages' builds) by version id through
         # the storage API (no shared disk).
-        register_fetcher(fetch_version_code)
-        register_artifact_fetcher(artifact_digest, fetch_artifact)
+        register_fetcher(fetch_version_code, builds=(artifact_digest, fetch_artifact))
