@@ -6,6 +6,7 @@ behind. Against the real engine and the images of deploy/build-language-images.s
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,12 @@ from sandbox.docker_build import build_in_docker
 from sandbox.docker_spec import LABEL
 from sandbox.host_build import PUBLIC_BUILD_FAILED, BuildFailed
 from sandbox.languages import BINARY, get_language
+from sandbox.workers import worker_id
 from tests.language_bots import BOTS, BROKEN
 
 pytestmark = pytest.mark.docker
-LABELS = {"test": "1", "match": "docker-languages"}
+# This test process's own match label: parallel test processes' containers are not leftovers.
+LABELS = {"test": "1", "match": f"docker-languages-{os.getpid()}"}
 COMPILER_SAYS = {
     "cpp": "undefined_name’ was not declared",
     "go": "undefined: undefinedName",
@@ -48,7 +51,9 @@ def _source(tmp_path: Path, name: str, data: bytes) -> Path:
 
 def _leftovers(sandbox) -> list:
     return sandbox.client.containers.list(
-        all=True, filters={"label": f"{LABEL}.match=docker-languages"}
+        # Every container this test process started, bots' and builds' alike.
+        all=True,
+        filters={"label": f"{LABEL}.worker={worker_id()}"},
     )
 
 

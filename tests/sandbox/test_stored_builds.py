@@ -14,6 +14,7 @@ import pytest
 from sandbox import Limits
 from sandbox.build_upload import build_upload
 from sandbox.built import BUILT
+from sandbox.workers import worker_id
 from tests.language_bots import BOTS
 
 from .conftest import docker_or_fail
@@ -76,4 +77,4 @@ def test_the_docker_backend_runs_a_stored_build(
         _no_compiling(monkeypatch)
         _plays(docker, prepared(stored))
     finally:
-        docker.reap({"test": "1"})
+        docker.reap({"test": "1", "worker": worker_id()})  # this process's only
