@@ -47,16 +47,20 @@ class BotVersionAdmin(admin.ModelAdmin):
         "bot",
         "number",
         "builtin_name",
+        "language",
         "status",
         "error_streak",
         "held_at",
         "size_bytes",
         "created_at",
     )
-    list_filter = (HeldFilter, "status", "bot__game")
+    list_filter = (HeldFilter, "status", "language", "bot__game")
     search_fields = ("bot__name", "sha256")
     readonly_fields = (
         "sha256",
+        "language",
+        "artifact",
+        "artifact_sha256",
         "size_bytes",
         "created_at",
         "error_streak",
