@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "accounts",
     "play",
     "ladder",
+    # Last: its ready() configures the Celery app from the final settings (meeple/apps.py).
+    "meeple.apps.MeepleConfig",
 ]
 
 MIDDLEWARE = [

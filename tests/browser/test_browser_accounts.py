@@ -79,7 +79,7 @@ def test_bad_uploads_show_a_clear_error_on_the_form(page: Any, transactional_db:
     cases = [
         # Structure only: whether it compiles is a worker's check, shown on the bot's page.
         ("main.py", b"x = '\xe9'\n", "main.py is not UTF-8 text (byte 5)"),
-        ("notes.txt", b"hello", "'notes.txt' is neither a .py file nor a .zip"),
+        ("notes.txt", b"hello", "'notes.txt' is neither a bot's source file"),
         ("main.py", b"", "The submitted file is empty."),
         ("bot.zip", b"PK\x03\x04 not really a zip", "The file is not a valid zip archive."),
     ]

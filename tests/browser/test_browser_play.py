@@ -161,7 +161,8 @@ def test_a_whole_solo_trishaw_frenzy_game_by_clicking(
         page, worker, until=lambda: page.locator("#play-choices").is_visible() and tiles.count()
     )
     every = page.locator("#play-actions button.play-action").count()
-    assert page.locator("#play-board-hint").is_visible()
+    # The hint is drawn with the choices, in the same update but not the same instant: wait.
+    page.locator("#play-board-hint").wait_for(state="visible", timeout=15_000)
     tiles.first.click()
     shoot(page, "play-trishaw-tile")
     shown = page.locator("#play-actions button.play-action:visible")

@@ -255,7 +255,7 @@ def test_a_qualification_locks_its_version_not_the_bot(
     from ladder.tasks import qualify
 
     monkeypatch.setattr(qualify, "delay", lambda version_id: None)  # made below, under the lock
-    monkeypatch.setattr(services, "_send", lambda match: None)  # made, not played yet
+    monkeypatch.setattr(qualification, "send_on_commit", lambda match: None)  # made, not played yet
     s = connection.settings_dict
     blocker = psycopg.connect(
         host=s["HOST"], port=s["PORT"], user=s["USER"], password=s["PASSWORD"], dbname=s["NAME"]
