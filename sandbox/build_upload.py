@@ -43,7 +43,8 @@ def build_upload(
         code = prepare_bot(path, language=lang.key)
         try:
             files = [p.relative_to(code.root).as_posix() for p in code.root.rglob("*")]
-            ambiguous = len(recognise(files)) > 1
+            # Would a worker's unpacking recognise another language (or several)? Mark it.
+            ambiguous = [found.key for found in recognise(files)] != [lang.key]
             if lang.build or lang.check:
                 choice = sandbox or os.environ.get("ARENA_SANDBOX") or "auto"
                 _build(code, choice.strip().lower())

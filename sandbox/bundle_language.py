@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sandbox.bundle import BOT_ENTRIES, Bundle, check_bundle
 from sandbox.bundle_limits import MAX_UPLOAD_BYTES, BundleError
-from sandbox.languages import Language, UnknownLanguage, get_language, recognise
+from sandbox.languages import LANGUAGES, Language, UnknownLanguage, get_language, recognise
 
 ENTRIES = BOT_ENTRIES
 
@@ -18,7 +18,7 @@ def bundle_language(bundle: Bundle, chosen: str | None = None) -> Language:
     """The language of ``bundle``: the one its files allow, or ``chosen`` among several.
     Raises :class:`BundleError` (for the uploader) when the files show no bot, when
     ``chosen`` is not among what they allow, or when they allow several and none is chosen."""
-    candidates = recognise(list(bundle.files))
+    candidates = candidates_of(bundle.files)
     if chosen:
         try:
             lang = get_language(chosen)
@@ -44,6 +44,20 @@ def bundle_language(bundle: Bundle, chosen: str | None = None) -> Language:
         + " or ".join(f"{c.name} ({c.key})" for c in candidates)
         + ": choose its language."
     )
+
+
+def candidates_of(files: tuple[str, ...] | list[str]) -> list[Language]:
+    """The languages whose bot the files (relative to the bot's top) may be: the entry source
+    at the top (``main.py``), or a build file of a language whose build finds its own sources
+    (``Cargo.toml``, ``go.mod``). A marker alone does not make an interpreted language: a
+    ``package.json`` beside a ``main.py`` and no ``main.js`` is a Python bot."""
+    top = {f for f in files if "/" not in f}
+    found = [
+        lang
+        for lang in LANGUAGES.values()
+        if lang.source in top or (lang.compiled and any(m in top for m in lang.markers))
+    ]
+    return found or recognise(list(files))
 
 
 def _needs(lang: Language) -> str:

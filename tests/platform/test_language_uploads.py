@@ -211,3 +211,17 @@ def test_the_bot_page_and_the_api_guide_name_languages(user: Any, user_bot: Bot)
     assert '<span data-test="language">Go 1.19</span>' in page
     guide = Client().get("/docs/api/").content.decode()
     assert "-F language=cpp" in guide and "main.rs" in guide and "Java 17" in guide
+
+
+def test_a_python_bot_beside_a_package_json_stays_python(
+    user_bot: Bot, inline: Callable[..., Any], tmp_path: Any, monkeypatch: Any
+) -> None:
+    """A build file of an interpreted language without its entry file makes no JavaScript bot:
+    the upload is Python (as before languages), and it plays as Python."""
+    monkeypatch.setenv("ARENA_CODE_CACHE", str(tmp_path / "cache"))
+    files = make_zip({"main.py": BOT_SOURCE, "package.json": b'{"name": "tools"}\n'})
+    version = upload_version(bot=user_bot, filename="bot.zip", data=files)
+    assert version.language == "python"
+    assert inline(checks.run_check, version.pk) == VersionStatus.UPLOADED
+    version.refresh_from_db()
+    assert version.status == VersionStatus.ACTIVE, (version.status_reason, version.failure_stderr)
