@@ -8,6 +8,7 @@ from django.shortcuts import render
 from matches.selectors import latest_matches
 from ratings.selectors import top_bots
 
+from arena.newbot import starter_languages
 from arena.protocol import DOC as PROTOCOL_DOC
 
 
@@ -29,8 +30,13 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 
 def protocol(request: HttpRequest) -> HttpResponse:
-    """The bot protocol: the repository's ``arena/bot-protocol.md``, rendered."""
-    return render(request, "site_pages/docs/protocol.html", {"html": markdown_file(PROTOCOL_DOC)})
+    """The bot protocol: the repository's ``arena/bot-protocol.md``, rendered, with the
+    languages a bot may be uploaded in (``sandbox/languages.py``, through the arena)."""
+    return render(
+        request,
+        "site_pages/docs/protocol.html",
+        {"html": markdown_file(PROTOCOL_DOC), "languages": starter_languages()},
+    )
 
 
 def api_guide(request: HttpRequest) -> HttpResponse:
