@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 import time
 from typing import Any
 
@@ -37,10 +38,16 @@ def image_missing(image: str) -> SandboxError:
     return SandboxError(f"the bot runtime image {image} is not built: run {BUILD_COMMAND}")
 
 
+#: The Docker SDK is imported on first use (naming a backend never pulls it in); seats start in
+#: threads, and two threads importing it at once saw a partly initialised package.
+_IMPORT_LOCK = threading.Lock()
+
+
 def connect(timeout_s: float) -> Any:
     """A Docker client from the environment (``DOCKER_HOST``...). Raises SandboxError."""
     try:
-        import docker
+        with _IMPORT_LOCK:
+            import docker
     except ImportError as e:  # pragma: no cover - a dependency of the project
         raise SandboxError(f"the docker package is missing ({e})") from e
     try:
