@@ -26,8 +26,9 @@ def register(sub: Subcommands) -> None:
     p = sub.add_parser(
         "play",
         help="play one match and print the results",
-        description="Play one match. A BOT is a .py file, a folder or .zip "
-        "holding main.py, builtin:NAME, or human (you, at this terminal: the picture, your "
+        description="Play one match. A BOT is a source file in any language (main.py, "
+        "main.js, Main.java, main.cpp, main.rs, main.go; a compiled one is built first), a "
+        "folder or .zip of one, builtin:NAME, or human (you, at this terminal: the picture, your "
         "observation and numbered legal actions; type a number); one per seat, in order.",
     )
     p.add_argument("game", metavar="GAME", help="game slug (see: arena games)")
