@@ -213,15 +213,6 @@ def get_language(key: str | None) -> Language:
         ) from None
 
 
-def by_source_name(name: str) -> Language | None:
-    """The language whose single-file upload is called ``name`` (any case for the suffix:
-    ``main.JS`` is JavaScript; ``Main.java`` keeps its capital, as javac wants)."""
-    for lang in LANGUAGES.values():
-        if name == lang.source or name.lower() == lang.source.lower():
-            return lang
-    return None
-
-
 def recognise(files: list[str] | tuple[str, ...]) -> list[Language]:
     """The languages a bot folder of ``files`` (relative POSIX paths) may be: marked by a
     build file at its top first, else by holding the language's entry source (``main.py``,

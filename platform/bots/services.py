@@ -22,6 +22,12 @@ from bots.validation import validate_upload
 SYSTEM_USERNAME = "arena"
 
 
+def trusted_owner(owner: User) -> bool:
+    """The operator's own code (staff, or the platform's ``arena`` user) may run in any
+    sandbox; everyone else's uploads are strangers' code and need a security boundary."""
+    return bool(owner.is_staff or owner.get_username() == SYSTEM_USERNAME)
+
+
 def system_user() -> User:
     """The ``arena`` user (created without a usable password on first use)."""
     user_model = get_user_model()

@@ -111,15 +111,6 @@ def throttle_message(wait: float | None) -> str:
     return f"Too many requests; try again in {seconds} second{'s' if seconds != 1 else ''}."
 
 
-def check_web_throttle(request: HttpRequest, scope: str) -> str | None:
-    """Count one request of ``scope``; the message to show when it is over the limit."""
-    throttle = THROTTLES[scope]()
-    # DRF's throttles read only the user, the address and the method: a Django request will do.
-    if throttle.allow_request(request, None):
-        return None
-    return throttle_message(throttle.wait())
-
-
 def web_throttle(
     scope: str,
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:

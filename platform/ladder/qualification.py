@@ -6,10 +6,9 @@ security boundary."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from bots.models import BotVersion, VersionStatus
-from bots.services import SYSTEM_USERNAME, set_version_status
+from bots.services import SYSTEM_USERNAME, set_version_status, trusted_owner
 from catalog.models import Game
 from django.conf import settings
 from django.db import transaction
@@ -22,12 +21,6 @@ from ladder.sending import local_worker, send_on_commit
 
 #: Words of the worker's refusal to run a stranger's code without a security boundary.
 NO_BOUNDARY = "not a security boundary"
-
-
-def trusted_owner(owner: Any) -> bool:
-    """The operator's own code (staff, or the platform's ``arena`` user) may run in any
-    sandbox; everyone else's needs a security boundary (see ``sandbox.require_boundary``)."""
-    return bool(owner.is_staff or owner.get_username() == SYSTEM_USERNAME)
 
 
 def sandbox_refusal() -> str:

@@ -134,9 +134,9 @@ def _seat_spec(version: BotVersion) -> SeatSpec:
 
 
 def _trusted(owner: Any) -> bool:
-    from bots.services import SYSTEM_USERNAME
+    from bots.services import trusted_owner  # late, as bots.services is heavy to import
 
-    return bool(owner.is_staff or owner.get_username() == SYSTEM_USERNAME)
+    return trusted_owner(owner)
 
 
 # ------------------------------------------------------------------------------ sending

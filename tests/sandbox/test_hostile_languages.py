@@ -20,26 +20,17 @@ from pathlib import Path
 import pytest
 
 from arena.referee import TimeControl, run_match
-from sandbox.base import Limits, Sandbox
+from sandbox.base import Sandbox
 from sandbox.languages import get_language
 
 from .conftest import BOTS, HOSTILE, descendants, docker_or_fail
 from .test_docker_languages import _images_or_skip
-from .test_sandbox_hostile import RecordingDockerSandbox, _container_exists
+
+# The Python hostile bots' limits: small, so each match is over within seconds of the attack.
+from .test_sandbox_hostile import LIMITS, RecordingDockerSandbox, _container_exists
 
 pytestmark = pytest.mark.docker
 
-# Small limits, a short clock: each match is over within seconds of the attack.
-LIMITS = Limits(
-    memory_mb=256,
-    pids=64,
-    tmpfs_mb=32,
-    file_size_mb=8,
-    open_files=128,
-    cpu_seconds=30,
-    max_line_bytes=64 * 1024,
-    stderr_cap_bytes=16 * 1024,
-)
 START_MS = 20_000  # a cold JVM on a loaded machine: start-up is not what these tests measure
 
 
