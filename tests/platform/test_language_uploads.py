@@ -196,6 +196,7 @@ def test_the_chosen_language_of_ambiguous_files_is_the_one_that_plays(
     if shutil.which("node") is None:
         pytest.skip("this machine has no node")
     monkeypatch.setenv("ARENA_CODE_CACHE", str(tmp_path / "cache"))
+    settings.ARENA_ALLOW_UNSAFE_SANDBOX = True  # no Docker here: the process sandbox may play it
     python_that_crashes = b"raise SystemExit('the Python half must not play')\n"
     both = make_zip({"main.py": python_that_crashes, "main.js": JS})
     version = upload_version(bot=user_bot, filename="bot.zip", data=both, language="javascript")
@@ -214,11 +215,12 @@ def test_the_bot_page_and_the_api_guide_name_languages(user: Any, user_bot: Bot)
 
 
 def test_a_python_bot_beside_a_package_json_stays_python(
-    user_bot: Bot, inline: Callable[..., Any], tmp_path: Any, monkeypatch: Any
+    user_bot: Bot, settings: Any, inline: Callable[..., Any], tmp_path: Any, monkeypatch: Any
 ) -> None:
     """A build file of an interpreted language without its entry file makes no JavaScript bot:
     the upload is Python (as before languages), and it plays as Python."""
     monkeypatch.setenv("ARENA_CODE_CACHE", str(tmp_path / "cache"))
+    settings.ARENA_ALLOW_UNSAFE_SANDBOX = True  # no Docker here: the process sandbox may play it
     files = make_zip({"main.py": BOT_SOURCE, "package.json": b'{"name": "tools"}\n'})
     version = upload_version(bot=user_bot, filename="bot.zip", data=files)
     assert version.language == "python"

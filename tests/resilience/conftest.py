@@ -249,6 +249,8 @@ class DatabaseProxy:
 
         from django.db import connection
 
+        if connection.vendor != "postgresql":
+            missing_service("this test needs DATABASE_URL to name a PostgreSQL server")
         self.target = (connection.settings_dict["HOST"], int(connection.settings_dict["PORT"]))
         self.port = free_port()
         self._quiet = threading.Event()
