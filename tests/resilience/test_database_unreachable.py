@@ -31,6 +31,14 @@ def test_deliveries_wait_for_the_database(
     warm_up = arena.match([arena.builtins[0], arena.builtins[1]], seed=0)
     dispatch(redis.url, warm_up)  # the worker holds a connection from here on (2 log lines)
     wait_status([warm_up.pk], {"finished"}, worker, timeout=60)
+    # The commit is visible before its answer reaches the worker: cutting now could drop that
+    # answer and leave the worker retrying the warm-up's recording through the whole outage.
+    wait_for(
+        "the warm-up's task to end",
+        lambda: "succeeded in" in worker.log.read_text(),
+        timeout=60,
+        logs=worker.logs,
+    )
 
     db_proxy.cut()  # its connection dropped, new ones refused
     matches = [arena.match([arena.builtins[0], arena.builtins[1]], seed=i) for i in (1, 2, 3)]
