@@ -129,6 +129,7 @@ class _Match:
         self.started_at = _now()
         self.t0 = _time.perf_counter()
         self.logs: list[str] = [""] * self.players
+        self.log_marks: list[list[list[int]]] = [[] for _ in range(self.players)]
         self.starter: ThreadPoolExecutor | None = None
         self.human: HumanChannel | None = None
         self.human_time = HumanTime()
@@ -281,6 +282,7 @@ class _Match:
                 list(pool.map(lambda s: s.close(0.5), programs))
             for s in programs:
                 self.logs[s.seat] = s.logs()
+                self.log_marks[s.seat] = s.log_marks()
         if self.starter is not None:
             self.starter.shutdown(wait=True)
         if self.codes:
@@ -342,6 +344,7 @@ class _Match:
             "result": self.result,
             "final_state": self.final_state,
             "logs": self.logs,
+            "log_marks": self.log_marks,
             "started_at": self.started_at,
             "finished_at": _now(),
             "duration_ms": round((_time.perf_counter() - self.t0) * 1000, 3),

@@ -82,6 +82,10 @@ class Seat:
     def logs(self) -> str:
         return ""
 
+    def log_marks(self) -> list[list[int]]:
+        """``[turn, start, end]`` per decision that wrote to stderr: ``logs()[start:end]``."""
+        return []
+
 
 class BuiltinSeat(Seat):
     """A game's built-in bot: trusted code in-process, timed but not time-limited. A failure
@@ -126,6 +130,8 @@ class ProgramSeat(Seat):
         self.bank_ms = float(bank_ms)
         self.ready_ms: float | None = None
         self.log_budget = LOG_BUDGET_CHARS
+        #: (turn, the process's stderr mark once that decision's answer was read)
+        self._stderr_marks: list[tuple[int, int]] = []
         self._closed = False
 
     def retire(self, why: str, turn: int | None) -> None:
@@ -194,6 +200,21 @@ class ProgramSeat(Seat):
             )
 
     def decide(self, turn: int, observation: dict[str, Any], legal: list[Any]) -> Choice:
+        try:
+            return self._ask(turn, observation, legal)
+        finally:
+            # After the answer (or the fault), outside the seat's time: what the bot wrote
+            # to stderr since its last decision, and what already arrived with the answer,
+            # is this decision's (bot-protocol.md, "Logs").
+            self._mark_stderr(turn)
+
+    def _mark_stderr(self, turn: int) -> None:
+        try:
+            self._stderr_marks.append((turn, self.process.stderr_mark()))
+        except Exception:  # a faulty backend costs the marks, never the match
+            return
+
+    def _ask(self, turn: int, observation: dict[str, Any], legal: list[Any]) -> Choice:
         self._drain_unsolicited(turn)
         if self.retired:
             return Choice(index=0, default=True)
@@ -268,8 +289,23 @@ class ProgramSeat(Seat):
             self.process.close(grace_s=grace_s)
 
     def logs(self) -> str:
-        """The bot's stderr, as text a database stores (a NUL byte made U+FFFD)."""
+        """The bot's stderr, as text a database stores (a NUL byte made U+FFFD: one character
+        for one, so :meth:`log_marks` offsets hold)."""
         try:
             return p.printable(self.process.stderr_text())
         except Exception:
             return ""
+
+    def log_marks(self) -> list[list[int]]:
+        """Call after :meth:`close` (the text no longer grows) and :meth:`logs`."""
+        try:
+            ends = self.process.stderr_offsets([mark for _turn, mark in self._stderr_marks])
+        except Exception:
+            return []
+        out: list[list[int]] = []
+        start = 0
+        for (turn, _mark), end in zip(self._stderr_marks, ends, strict=True):
+            if end > start:
+                out.append([turn, start, end])
+            start = end
+        return out

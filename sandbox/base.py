@@ -8,6 +8,7 @@ always cleans up what it started.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,6 +79,18 @@ class BotProcess(ABC):
     @abstractmethod
     def stderr_text(self) -> str:
         """What the bot wrote to stderr so far, capped at ``Limits.stderr_cap_bytes``."""
+
+    @abstractmethod
+    def stderr_mark(self) -> int:
+        """Where the bot's stderr has got to: first takes in what is readable now, without
+        waiting. Cheap (a non-blocking read), for the referee to call after every answer;
+        marks mean something only to :meth:`stderr_offsets`. Never raises."""
+
+    @abstractmethod
+    def stderr_offsets(self, marks: Sequence[int]) -> list[int]:
+        """The character offsets into :meth:`stderr_text` (as it is now) of ``marks`` (from
+        :meth:`stderr_mark`, in order): ``text[a:b]`` is what came between marks ``a`` and
+        ``b``. Text past the cap is in no range."""
 
     @abstractmethod
     def close(self, grace_s: float = 0.5) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 from sandbox.base import Limits
 from sandbox.docker_engine import inspect_exit, remove
 from sandbox.live import CONTAINERS
-from sandbox.pipes import PipeBot
+from sandbox.pipes import READS_PER_WAKE, PipeBot
 
 log = logging.getLogger("sandbox.docker")
 
@@ -88,8 +88,12 @@ class DockerBot(ContainerBot):
                 self._lines.feed(payload)
 
     def _take_stderr(self) -> None:
+        # stderr comes in the same stream, behind any stdout: read all that is there now (a
+        # bounded number of wake-ups, so a flood cannot hold the caller).
         with contextlib.suppress(Exception):
-            self._pump(0)  # stderr comes in the same stream
+            for _ in range(READS_PER_WAKE):
+                if not self._pump(0):
+                    return
 
     def _close_fds(self) -> None:
         with contextlib.suppress(Exception):

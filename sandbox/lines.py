@@ -1,9 +1,12 @@
 """Splitting a bot's byte stream into lines, with a cap on line length, and keeping the start of
-its stderr. Shared by backends (through ``sandbox.pipes.PipeBot``)."""
+its stderr (with marks into it, for the referee's per-decision logs). Shared by backends
+(through ``sandbox.pipes.PipeBot``)."""
 
 from __future__ import annotations
 
+import codecs
 from collections import deque
+from collections.abc import Iterable
 
 from sandbox.base import LineTooLong
 
@@ -76,6 +79,28 @@ class CappedText:
         if room > 0:
             self._buf += data[:room]
         self.dropped += max(0, len(data) - max(room, 0))
+
+    def kept(self) -> int:
+        """How many bytes are kept so far: a mark for :meth:`char_offsets`."""
+        return len(self._buf)
+
+    def char_offsets(self, marks: Iterable[int]) -> list[int]:
+        """The character offsets into :meth:`text` of byte marks taken with :meth:`kept`
+        (non-decreasing). One incremental decoder walks the kept bytes, so a character split
+        across two marks counts where it ends, and the offsets agree with ``text()``'s own
+        decoding (replacement characters included). Never past the kept text: the
+        "truncated" note is in no range."""
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        end = len(self._buf)
+        pos = chars = 0
+        out = []
+        for mark in marks:
+            mark = min(max(mark, pos), end)
+            # At the end of what is kept, text() decodes a trailing partial character too.
+            chars += len(decoder.decode(bytes(self._buf[pos:mark]), final=mark == end))
+            pos = mark
+            out.append(chars)
+        return out
 
     def has(self, needle: bytes) -> bool:
         """Whether ``needle`` is in what was kept (e.g. ``MemoryError`` in a traceback)."""

@@ -18,6 +18,7 @@ import select
 import threading
 import time
 from abc import abstractmethod
+from collections.abc import Sequence
 
 from sandbox.base import BotGone, BotProcess, Limits
 from sandbox.lines import CappedText, LineBuffer
@@ -128,6 +129,14 @@ class PipeBot(BotProcess):
         with contextlib.suppress(OSError):
             self._take_stderr()
         return self._stderr.text()
+
+    def stderr_mark(self) -> int:
+        with contextlib.suppress(OSError):
+            self._take_stderr()
+        return self._stderr.kept()
+
+    def stderr_offsets(self, marks: Sequence[int]) -> list[int]:
+        return self._stderr.char_offsets(marks)
 
     # -- reading -------------------------------------------------------------------------------
     def _poller(self) -> select.poll:
