@@ -1,8 +1,11 @@
-"""The ``arena`` command line (docs/cli.md): games, play, tournament, replay verify, new-bot.
+"""The ``arena`` command line (docs/cli.md): games, play, tournament, replay verify, new-bot,
+and, with a site, login, logout, submit, bots, matches and replay fetch.
 
-Exit codes: 0 success; 1 a check failed (``replay verify`` found a disagreement); 2 bad input
-or usage; 3 a system error (the sandbox or the platform failed, a match ended in ``error``);
-130 interrupted. Errors are one line on stderr, ``arena: error: ...``.
+Exit codes: 0 success; 1 a check failed (``replay verify`` found a disagreement, ``submit``'s
+version failed its check or qualification); 2 bad input or usage (also a wrong site address, a
+refused token or upload, an unknown bot or match); 3 a system error (the sandbox or the
+platform failed, a match ended in ``error``, the site is unreachable, failing or limiting
+requests); 130 interrupted. Errors are one line on stderr, ``arena: error: ...``.
 
 One module per command (or group of commands, such as ``replay``): its ``register(sub)`` adds
 the command's parser and sets ``run``, a function of the parsed arguments that returns the exit
@@ -19,7 +22,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from arena.cli import games, new_bot, play, replay, tournament
+from arena.cli import account, games, new_bot, play, remote, replay, submit, tournament
 from arena.cli.shared import (
     EXIT_BAD_INPUT,
     EXIT_CHECK_FAILED,
@@ -50,6 +53,9 @@ COMMANDS: tuple[Callable[[Subcommands], None], ...] = (
     tournament.register,
     replay.register,
     new_bot.register,
+    account.register,
+    submit.register,
+    remote.register,
 )
 
 
@@ -57,8 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="arena",
         description="Meeple Arena: run bot matches and tournaments on the command line.",
-        epilog="Exit codes: 0 ok, 1 check failed (replay verify), 2 bad input, "
-        "3 system error, 130 interrupted. See docs/cli.md.",
+        epilog="Exit codes: 0 ok, 1 check failed (replay verify, submit's qualification), "
+        "2 bad input, 3 system error (or the site unreachable), 130 interrupted. "
+        "See docs/cli.md.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for register in COMMANDS:

@@ -6,6 +6,7 @@ import argparse
 import json
 from collections.abc import Callable
 
+from arena.cli.fetch import register_fetch
 from arena.cli.shared import (
     EXIT_CHECK_FAILED,
     EXIT_OK,
@@ -31,7 +32,7 @@ def register_verify(actions: Subcommands) -> None:
 
 #: The actions of ``arena replay``, in the order its help lists them. A new action is a
 #: ``register`` function (here, or in a module of its own) that sets ``run``, and one entry.
-ACTIONS: tuple[Callable[[Subcommands], None], ...] = (register_verify,)
+ACTIONS: tuple[Callable[[Subcommands], None], ...] = (register_verify, register_fetch)
 
 
 def register(sub: Subcommands) -> None:

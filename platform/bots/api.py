@@ -8,7 +8,7 @@ import django_filters
 from catalog.models import Game
 from django.contrib.auth.models import User
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from foundation.errors import refused_as
 from foundation.fields import LookupFilter, SafeSlugRelatedField
 from foundation.throttles import UploadThrottle
@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from bots.forms import CODE_HELP, LANGUAGE_HELP
-from bots.models import DESCRIPTION_MAX, Bot, BotVersion
+from bots.models import DESCRIPTION_MAX, Bot, BotVersion, VersionStatus
 from bots.selectors import listed, with_latest_number
 from bots.services import DuplicateUpload, create_bot, upload_version
 from bots.validation import language_choices
@@ -53,6 +53,8 @@ class BotSerializer(serializers.ModelSerializer):
     game = serializers.SlugRelatedField(slug_field="slug", read_only=True)  # type: ignore[var-annotated]
     owner = serializers.CharField(source="owner.username", read_only=True)
     latest_version = serializers.SerializerMethodField()
+    #: The newest version's status (``checking``, ``qualifying``, ``active``, ``failed``...).
+    latest_status = serializers.SerializerMethodField()
 
     class Meta:
         model = Bot
@@ -65,6 +67,7 @@ class BotSerializer(serializers.ModelSerializer):
             "is_builtin",
             "created_at",
             "latest_version",
+            "latest_status",
         ]
 
     def get_latest_version(self, bot: Bot) -> int | None:
@@ -73,6 +76,15 @@ class BotSerializer(serializers.ModelSerializer):
             return bot.latest_number
         v = bot.latest_version()
         return v.number if v else None
+
+    @extend_schema_field(
+        {"type": "string", "enum": [s.value for s in VersionStatus], "nullable": True}
+    )
+    def get_latest_status(self, bot: Bot) -> str | None:
+        if hasattr(bot, "latest_status"):
+            return bot.latest_status
+        v = bot.latest_version()
+        return v.status if v else None
 
 
 class BotCreateSerializer(serializers.Serializer):
@@ -99,22 +111,34 @@ class UploadErrorSerializer(serializers.Serializer):
 
 
 class BotFilter(django_filters.FilterSet):
-    """``?game=slug`` and ``?owner=username`` (declared here so the schema documents them)."""
+    """``?game=slug``, ``?owner=username`` and ``?mine=true`` (declared here so the schema
+    documents them)."""
 
     search = LookupFilter(
         field_name="name", lookup_expr="icontains", help_text="part of the bot's name"
     )
     game = LookupFilter(field_name="game__slug", help_text="a game's slug")
     owner = LookupFilter(field_name="owner__username", help_text="the owner's user name")
+    mine = django_filters.BooleanFilter(
+        method="filter_mine", help_text="true: only the caller's own bots (none when anonymous)"
+    )
 
     class Meta:
         model = Bot
-        fields = ["search", "game", "owner"]
+        fields = ["search", "game", "owner", "mine"]
+
+    def filter_mine(self, queryset, name, value):
+        if not value:
+            return queryset
+        user = self.request.user if self.request is not None else None
+        if user is None or not user.is_authenticated:
+            return queryset.none()
+        return queryset.filter(owner=user)
 
 
 class BotListApi(generics.ListAPIView):
-    """Bots, filterable by ``?game=slug`` and ``?owner=username``; POST creates one (then
-    upload its code to ``versions/``)."""
+    """Bots, filterable by ``?game=slug``, ``?owner=username`` and ``?mine=true`` (your own);
+    POST creates one (then upload its code to ``versions/``)."""
 
     serializer_class = BotSerializer
     filterset_class = BotFilter

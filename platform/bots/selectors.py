@@ -20,10 +20,13 @@ def bots_for_game(game: Game) -> QuerySet[Bot]:
 
 
 def with_latest_number(bots: QuerySet[Bot]) -> QuerySet[Bot]:
-    """``bots`` annotated with ``latest_number``, the number of each one's newest version
-    (None without one), in the same query."""
-    newest = BotVersion.objects.filter(bot=OuterRef("pk")).order_by("-number").values("number")
-    return bots.annotate(latest_number=Subquery(newest[:1]))
+    """``bots`` annotated with ``latest_number`` and ``latest_status``, the number and status
+    of each one's newest version (None without one), in the same query."""
+    newest = BotVersion.objects.filter(bot=OuterRef("pk")).order_by("-number")
+    return bots.annotate(
+        latest_number=Subquery(newest.values("number")[:1]),
+        latest_status=Subquery(newest.values("status")[:1]),
+    )
 
 
 def latest_version_map(bots: QuerySet[Bot]) -> dict[int, BotVersion]:

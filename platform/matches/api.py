@@ -17,8 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches import replays
-from matches.models import Match, MatchSeat, MatchStatus
+from matches import replays, seat_logs
+from matches.models import Match, MatchKind, MatchSeat, MatchStatus
 from matches.selectors import COMPETITION_LINK, api_matches
 
 _GZIP = re.compile(r"\bgzip\b")
@@ -69,6 +69,8 @@ MATCH_FIELDS = (
     "seed",
     "options",
     "status",
+    "kind",
+    "rated",
     "error",
     "result",
     "tournament",
@@ -109,20 +111,35 @@ def _link(match: Match) -> Any:
 
 
 class MatchFilter(django_filters.FilterSet):
-    """``?game=slug``, ``?bot=id``, ``?status=``: checked here (ASCII digits, no NUL, known
-    statuses) so that a bad value is a 400 and the schema documents them."""
+    """``?game=slug``, ``?bot=id``, ``?status=``, ``?kind=``, ``?mine=true``: checked here
+    (ASCII digits, no NUL, known statuses) so that a bad value is a 400 and the schema
+    documents them."""
 
     game = LookupFilter(field_name="game__slug", help_text="a game's slug")
     bot = IdFilter(method="filter_bot", help_text="a bot's id: its matches, any version")
     status = django_filters.ChoiceFilter(choices=MatchStatus.choices)
+    kind = django_filters.ChoiceFilter(choices=MatchKind.choices, help_text="why it was played")
+    mine = django_filters.BooleanFilter(
+        method="filter_mine",
+        help_text="true: only matches where one of the caller's bots sat (none when anonymous)",
+    )
 
     class Meta:
         model = Match
-        fields = ["game", "bot", "status"]
+        fields = ["game", "bot", "status", "kind", "mine"]
 
     def filter_bot(self, queryset, name, value):
         # Through the seats as a subquery, not a join: no DISTINCT, keyset pages stay cheap.
         seats = MatchSeat.objects.filter(bot_version__bot_id=value).values("match_id")
+        return queryset.filter(pk__in=seats)
+
+    def filter_mine(self, queryset, name, value):
+        if not value:
+            return queryset
+        user = self.request.user if self.request is not None else None
+        if user is None or not user.is_authenticated:
+            return queryset.none()
+        seats = MatchSeat.objects.filter(bot_version__bot__owner=user).values("match_id")
         return queryset.filter(pk__in=seats)
 
 
@@ -134,8 +151,9 @@ class MatchCursorPagination(CursorPagination):
 
 
 class MatchListApi(generics.ListAPIView):
-    """Matches, newest first; filter with ``?game=slug``, ``?bot=id``, ``?status=``. Pages
-    follow ``next``/``previous`` (opaque cursors)."""
+    """Matches, newest first; filter with ``?game=slug``, ``?bot=id``, ``?status=``,
+    ``?kind=`` and ``?mine=true`` (your bots' matches). Pages follow ``next``/``previous``
+    (opaque cursors)."""
 
     serializer_class = MatchSerializer
     filterset_class = MatchFilter
@@ -155,15 +173,27 @@ class MatchDetailApi(generics.RetrieveAPIView):
 class MatchReplayApi(APIView):
     """The versioned replay document of a match (``format: meeple-arena-replay``), served as
     stored: gzip-compressed (``Content-Encoding: gzip``) to clients that accept it, with an
-    ETag and long cache lifetimes, since a stored replay never changes."""
+    ETag and long cache lifetimes, since a stored replay never changes.
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    To the owner of a bot that sat in the match (staff: every seat) the document also holds
+    ``logs`` and ``log_marks`` (its bots' stderr, per decision; ``""`` and ``[]`` for the
+    other seats), uncompressed, without an ETag and ``Cache-Control: private, no-store``."""
+
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        description="The replay document (docs/replay-format.md); with the caller's own "
+        "bots' logs and log_marks when the caller owns a seat's bot (staff: all seats).",
+    )
     def get(self, request: Request, pk: int) -> HttpResponseBase:
         stored = replays.stored_replay(pk)
         if stored is None:
             generics.get_object_or_404(Match.objects.only("pk"), pk=pk)
             return Response({"detail": "This match has no replay."}, status=404)
         data, sha = stored
+        readable = seat_logs.readable_seats(request.user, pk)
+        if readable:
+            public = replays.decoded(sha, match_id=pk) or {}
+            return seat_logs.private_json(seat_logs.with_logs(public, readable))
         etag = f'"{sha}"'
         if etag in request.headers.get("If-None-Match", ""):
             response: HttpResponse = HttpResponseNotModified()
@@ -174,5 +204,6 @@ class MatchReplayApi(APIView):
             response = HttpResponse(gzip.decompress(data), content_type="application/json")
         response["ETag"] = etag
         response["Cache-Control"] = REPLAY_CACHE_CONTROL
-        response["Vary"] = "Accept-Encoding"
+        # Who asks decides whether logs are in it: a cache keeps one copy per credential.
+        response["Vary"] = "Accept-Encoding, Authorization, Cookie"
         return response
