@@ -16,7 +16,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 
@@ -32,6 +32,9 @@ from games import registry
 from games.base import GameError
 from sandbox.base import BotCode, Limits, Sandbox, SandboxError
 from sandbox.code import BotCodeError, release_bot
+
+if TYPE_CHECKING:
+    from arena.resume import Resume
 
 DEFAULT_MAX_DECISIONS = 50_000
 
@@ -55,6 +58,7 @@ def run_match(
     human: HumanChannel | None = None,
     human_time: HumanTime | None = None,
     deadline_s: float | None = None,
+    resume: Resume | None = None,
 ) -> MatchOutcome:
     """Play one match; each bot is a path (``.py``, folder, ``.zip``), ``builtin:NAME``, or
     ``human``: a person asked through the ``human`` channel under ``human_time``.
@@ -62,7 +66,10 @@ def run_match(
     ``deadline_s``: the longest the match may take. Past it, before the next decision, the
     match ends as an ``error`` ("the match took over N s") and its bots are stopped; so it
     overruns by at most one decision's time (move time and bank). A worker passes its task's
-    time limit: enforced here, it holds in every pool, Celery's solo pool (no timers) too."""
+    time limit: enforced here, it holds in every pool, Celery's solo pool (no timers) too.
+
+    ``resume``: play on from a recorded match's position (arena/resume.py) instead of the
+    start; the caller passes the record's game, seed and options."""
     # -- check the input before anything starts ---------------------------------------------
     g = registry.get_game(game)
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -85,7 +92,8 @@ def run_match(
     match.human, match.human_time = human, human_time or HumanTime()
     if deadline_s is not None:
         match.deadline = (_time.perf_counter() + deadline_s, deadline_s)
-    match.run(state, sandbox)
+    match.resume = resume
+    match.run(state if resume is None else resume.state, sandbox)
     return match.outcome()
 
 
@@ -135,6 +143,7 @@ class _Match:
         self.human_time = HumanTime()
         #: (perf_counter time, the limit in seconds as given), or None: no limit.
         self.deadline: tuple[float, float] | None = None
+        self.resume: Resume | None = None
 
     # -- running -----------------------------------------------------------------------------
 
@@ -143,6 +152,8 @@ class _Match:
             self._make_builtin_seats()
             if any(s.path is not None for s in self.specs):
                 self._start_programs(sandbox)
+            if self.resume is not None:
+                self.resume.attach(self.seats, self.decisions)
             self._play(state)
             self._send_end()
         except BotCodeError:
@@ -199,7 +210,7 @@ class _Match:
     def _play(self, state: Any) -> None:
         seats = self.seats
         decisions = self.decisions
-        turn = 0
+        turn = len(decisions)  # a resumed match starts with the record's first decisions
         while not state.is_over():
             if turn >= self.cap:
                 self._end_by_cap()
@@ -214,8 +225,10 @@ class _Match:
                 choice = None
                 index = 0
             else:
-                player.before_decision(state)
-                choice = player.decide(turn, state.observation(seat), legal)
+                choice = self.resume.follow(turn, state, legal, player) if self.resume else None
+                if choice is None:
+                    player.before_decision(state)
+                    choice = player.decide(turn, state.observation(seat), legal)
                 index = choice.index
             action = legal[index]
             events = state.apply(action)
@@ -343,6 +356,7 @@ class _Match:
             "decisions": self.decisions,
             "result": self.result,
             "final_state": self.final_state,
+            **({"resumed_from": self.resume.origin} if self.resume is not None else {}),
             "logs": self.logs,
             "log_marks": self.log_marks,
             "started_at": self.started_at,

@@ -9,17 +9,19 @@ from typing import Any
 
 from rich.table import Table
 
+from arena.cli.rerun import add_rerun_args, play_from_replay, print_comparison, time_control
 from arena.cli.shared import (
     EXIT_OK,
     EXIT_SYSTEM,
     Subcommands,
+    UsageError,
     add_time_args,
     cell,
     game_options,
     stderr,
     stdout,
-    time_control,
 )
+from arena.contract import TimeControl
 
 
 def register(sub: Subcommands) -> None:
@@ -29,11 +31,13 @@ def register(sub: Subcommands) -> None:
         description="Play one match. A BOT is a source file in any language (main.py, "
         "main.js, Main.java, main.cpp, main.rs, main.go; a compiled one is built first), a "
         "folder or .zip of one, builtin:NAME, or human (you, at this terminal: the picture, your "
-        "observation and numbered legal actions; type a number); one per seat, in order.",
+        "observation and numbered legal actions; type a number); one per seat, in order. "
+        "With --from-replay FILE --at STEP --seat N: one BOT (GAME may be left out), which "
+        "plays seat N of the recorded match from its decision STEP on.",
     )
     p.add_argument("game", metavar="GAME", help="game slug (see: arena games)")
-    p.add_argument("bots", metavar="BOT", nargs="+", help="one bot per seat")
-    p.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    p.add_argument("bots", metavar="BOT", nargs="*", help="one bot per seat")
+    p.add_argument("--seed", type=int, default=None, help="match seed (default 0)")
     p.add_argument("--replay", metavar="FILE", help="write the replay (JSON) to FILE")
     p.add_argument(
         "--json",
@@ -55,6 +59,7 @@ def register(sub: Subcommands) -> None:
         help="a human seat's time per decision; no answer by then forfeits (default 300000)",
     )
     add_time_args(p)
+    add_rerun_args(p)
     p.set_defaults(run=run)
 
 
@@ -80,31 +85,51 @@ def _results_table(outcome: Any) -> Table:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.human import HUMAN, HumanTime, TerminalChannel
     from arena.referee import run_match
-    from arena.replay import save_replay
 
-    human, human_time = None, None
-    if HUMAN in args.bots:
-        human = TerminalChannel(sys.stdin, sys.stdout)
-        if args.human_move_ms is not None:
-            human_time = HumanTime(move_ms=args.human_move_ms)
+    if args.from_replay is not None:
+        human = human_seat([args.game, *args.bots], args.human_move_ms)
+        outcome, summary = play_from_replay(args, human)
+        code = report(outcome, args, {"from_replay": summary})
+        if not args.json:
+            print_comparison(summary)
+        return code
+    if args.at is not None or args.seat is not None or args.others:
+        raise UsageError("--at, --seat and --others go with --from-replay FILE")
+    if not args.bots:
+        raise UsageError("play wants GAME and one BOT per seat (see: arena play --help)")
     outcome = run_match(
         args.game,
         args.bots,
-        seed=args.seed,
+        seed=0 if args.seed is None else args.seed,
         options=game_options(args.option),
-        time=time_control(args),
+        time=time_control(args, TimeControl()),
         sandbox=args.sandbox,
-        fault_limit=args.fault_limit,
+        fault_limit=3 if args.fault_limit is None else args.fault_limit,
         max_decisions=args.max_decisions,
-        human=human,
-        human_time=human_time,
+        **human_seat(args.bots, args.human_move_ms),
     )
+    return report(outcome, args)
+
+
+def human_seat(bots: list[str], human_move_ms: int | None) -> dict[str, Any]:
+    """``run_match``'s human channel and clock when a seat is ``human``."""
+    from arena.human import HUMAN, HumanTime, TerminalChannel
+
+    if HUMAN not in bots:
+        return {}
+    time = None if human_move_ms is None else HumanTime(move_ms=human_move_ms)
+    return {"human": TerminalChannel(sys.stdin, sys.stdout), "human_time": time}
+
+
+def report(outcome: Any, args: argparse.Namespace, extra: dict[str, Any] | None = None) -> int:
+    """Write the replay, print the outcome (``extra``: more keys for ``--json``); the exit code."""
+    from arena.replay import save_replay
+
     if args.replay:
         save_replay(outcome.replay, args.replay)
     if args.json:
-        print(json.dumps(outcome.to_json()))
+        print(json.dumps(outcome.to_json() | (extra or {})))
     else:
         _print_outcome(outcome, args.replay)
     if not outcome.ok:

@@ -16,6 +16,7 @@ from arena.cli.shared import (
     stderr,
     stdout,
 )
+from arena.cli.why import register_why
 
 
 def register_verify(actions: Subcommands) -> None:
@@ -32,7 +33,7 @@ def register_verify(actions: Subcommands) -> None:
 
 #: The actions of ``arena replay``, in the order its help lists them. A new action is a
 #: ``register`` function (here, or in a module of its own) that sets ``run``, and one entry.
-ACTIONS: tuple[Callable[[Subcommands], None], ...] = (register_verify, register_fetch)
+ACTIONS: tuple[Callable[[Subcommands], None], ...] = (register_verify, register_fetch, register_why)
 
 
 def register(sub: Subcommands) -> None:

@@ -59,7 +59,8 @@ def test_documented_command_parses(page: str, line: str) -> None:
         args = parser.parse_args(shlex.split(line))
     except SystemExit as exc:
         raise AssertionError(f"{page} shows `arena {line}`, which the CLI refuses") from exc
-    if line.startswith("play "):  # as many bots as the game seats
+    # as many bots as the game seats (a re-run from a replay takes one: the replaced seat's)
+    if line.startswith("play ") and args.from_replay is None:
         from games.registry import get_game
 
         game = get_game(args.game)
