@@ -95,3 +95,22 @@ def test_refusals(capsys, logged):
         code, _, err = why(capsys, file, *argv)
         assert code == 2 and len(err.strip().splitlines()) == 1
         assert err.startswith("arena: error: ") and says in err
+
+
+def test_a_retired_seat_was_told_nothing(capsys, tmp_path):
+    bot = picker(tmp_path, "quitter", fault_on=(1, 2))
+    file, doc = record(
+        tmp_path, [bot, "builtin:greedy", "builtin:random"], 12, "--fault-limit", "2"
+    )
+    capsys.readouterr()  # the recording's own output
+    retired = doc["seats"][0]["retired_turn"]
+    after = first_decision(doc, seat=0, at_least=retired + 1)
+    code, out, _ = why(capsys, file, after, 0, "--json")
+    found = json.loads(out)
+    assert code == 0 and found["asked"] is False and found["act"] is None
+    assert found["answer"]["default"] is True and found["answer"]["index"] == 0
+    code, out, _ = why(capsys, file, retired, 0, "--json")  # the decision that retired it
+    assert json.loads(out)["asked"] is True
+    assert json.loads(out)["faults"][0]["kind"] == "invalid_json"
+    code, text, _ = why(capsys, file, after, 0)
+    assert "told nothing: the seat was retired" in text
