@@ -114,3 +114,14 @@ def test_a_retired_seat_was_told_nothing(capsys, tmp_path):
     assert json.loads(out)["faults"][0]["kind"] == "invalid_json"
     code, text, _ = why(capsys, file, after, 0)
     assert "told nothing: the seat was retired" in text
+
+
+def test_help(capsys):
+    from arena.cli import main
+
+    for argv in (["replay", "why", "--help"], ["play", "--help"]):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert "--at STEP" in out and "--from-replay FILE" in out and "--others SPEC" in out
