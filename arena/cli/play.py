@@ -1,4 +1,5 @@
-"""``arena play GAME BOT...``: one match, its results table, faults and replay."""
+"""``arena play GAME BOT...``: one match, its results table, faults and replay; with
+``--from-replay`` a recorded match played on from one of its decisions (arena/cli/rerun.py)."""
 
 from __future__ import annotations
 
