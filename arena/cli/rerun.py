@@ -35,7 +35,8 @@ def add_rerun_args(p: argparse.ArgumentParser) -> None:
         default=[],
         metavar="SPEC",
         help="the bot for the other seats once the game leaves the record: once for all, or "
-        "once per other seat in seat order (default: the game's first built-in bot)",
+        "once per other seat in seat order (default: the seat's recorded built-in bot, or "
+        "the game's own built-in, e.g. greedy, where an uploaded bot sat)",
     )
     p.set_defaults(**dict.fromkeys(RECORDED))
 
@@ -53,12 +54,12 @@ def time_control(args: argparse.Namespace, base: TimeControl) -> TimeControl:
 
 
 def _bots(doc: dict[str, Any], seat: int, bot: str, others: list[str]) -> list[str]:
-    """One spec per seat: ``bot`` at ``seat``, the ``--others`` elsewhere."""
-    from games import registry
-
+    """One spec per seat: ``bot`` at ``seat``, the ``--others`` elsewhere (by default, each
+    other seat's recorded built-in bot, or the game's own built-in for an uploaded one)."""
     players = len(doc["seats"])
     if not others:
-        others = [f"builtin:{next(iter(registry.bots(doc['game'])))}"]
+        recorded = [_default_other(doc, i) for i in range(players)]
+        return [bot if i == seat else recorded[i] for i in range(players)]
     if len(others) == 1:
         others = others * (players - 1)
     elif len(others) != players - 1:
@@ -67,6 +68,19 @@ def _bots(doc: dict[str, Any], seat: int, bot: str, others: list[str]) -> list[s
             f"other seat, in seat order), not {len(others)}"
         )
     return [*others[:seat], bot, *others[seat:]]
+
+
+def _default_other(doc: dict[str, Any], seat: int) -> str:
+    """The recorded built-in of ``seat`` (its own code, warmed up on the record), else the
+    game's strongest built-in (a random mover is no test of a bot that left the record)."""
+    from games import registry
+
+    known = list(registry.bots(doc["game"]))
+    spec = str((doc["seats"][seat] or {}).get("bot") or "")
+    if spec.startswith("builtin:") and spec.split(":", 1)[1] in known:
+        return spec
+    house = [name for name in known if name != "random"] or known
+    return f"builtin:{house[0]}"
 
 
 def play_from_replay(

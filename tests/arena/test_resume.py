@@ -107,8 +107,21 @@ def test_a_changed_bot_plays_differently_from_step(capsys, program_record, tmp_p
     assert f"seat 0 first chose differently at decision {step}" in out
     assert f"the game left the record at decision {step}" in out
     assert "recorded: scores" in out and "now: scores" in out
-    # after the divergence the other seats are the default built-in, not the record
-    assert [s["bot"] for s in new["seats"]] == [changed, "builtin:random", "builtin:random"]
+    # after the divergence the other seats are their recorded built-in bots
+    assert [s["bot"] for s in new["seats"]] == [changed, "builtin:greedy", "builtin:random"]
+
+
+def test_by_default_an_uploaded_seat_is_followed_by_the_games_own_builtin(program_record):
+    from arena.cli.rerun import _bots
+
+    _file, doc = program_record
+    # seat 0 was a program: after a divergence the game's own built-in (not random) plays it
+    assert _bots(doc, 2, "mine.py", []) == ["builtin:greedy", "builtin:greedy", "mine.py"]
+    assert _bots(doc, 0, "mine.py", ["builtin:random"]) == [
+        "mine.py",
+        "builtin:random",
+        "builtin:random",
+    ]
 
 
 def test_the_others_given_and_the_record_followed_until_it_diverges(
