@@ -16,6 +16,7 @@ from arena.cli.shared import (
     stderr,
     stdout,
 )
+from arena.cli.view import register_view
 from arena.cli.why import register_why
 
 
@@ -33,7 +34,12 @@ def register_verify(actions: Subcommands) -> None:
 
 #: The actions of ``arena replay``, in the order its help lists them. A new action is a
 #: ``register`` function (here, or in a module of its own) that sets ``run``, and one entry.
-ACTIONS: tuple[Callable[[Subcommands], None], ...] = (register_verify, register_fetch, register_why)
+ACTIONS: tuple[Callable[[Subcommands], None], ...] = (
+    register_verify,
+    register_fetch,
+    register_why,
+    register_view,
+)
 
 
 def register(sub: Subcommands) -> None:
