@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches import replays
+from matches import replays, seat_logs
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
 from matches.selectors import COMPETITION_LINK, api_matches
 
@@ -173,15 +173,27 @@ class MatchDetailApi(generics.RetrieveAPIView):
 class MatchReplayApi(APIView):
     """The versioned replay document of a match (``format: meeple-arena-replay``), served as
     stored: gzip-compressed (``Content-Encoding: gzip``) to clients that accept it, with an
-    ETag and long cache lifetimes, since a stored replay never changes."""
+    ETag and long cache lifetimes, since a stored replay never changes.
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    To the owner of a bot that sat in the match (staff: every seat) the document also holds
+    ``logs`` and ``log_marks`` (its bots' stderr, per decision; ``""`` and ``[]`` for the
+    other seats), without an ETag, with ``Cache-Control: private, no-store``."""
+
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        description="The replay document (docs/replay-format.md); with the caller's own "
+        "bots' logs and log_marks when the caller owns a seat's bot (staff: all seats).",
+    )
     def get(self, request: Request, pk: int) -> HttpResponseBase:
         stored = replays.stored_replay(pk)
         if stored is None:
             generics.get_object_or_404(Match.objects.only("pk"), pk=pk)
             return Response({"detail": "This match has no replay."}, status=404)
         data, sha = stored
+        readable = seat_logs.readable_seats(request.user, pk)
+        if readable:
+            public = replays.decoded(sha, match_id=pk) or {}
+            return seat_logs.private_json(seat_logs.with_logs(public, readable))
         etag = f'"{sha}"'
         if etag in request.headers.get("If-None-Match", ""):
             response: HttpResponse = HttpResponseNotModified()
@@ -192,5 +204,6 @@ class MatchReplayApi(APIView):
             response = HttpResponse(gzip.decompress(data), content_type="application/json")
         response["ETag"] = etag
         response["Cache-Control"] = REPLAY_CACHE_CONTROL
-        response["Vary"] = "Accept-Encoding"
+        # Who asks decides whether logs are in it: a cache keeps one copy per credential.
+        response["Vary"] = "Accept-Encoding, Authorization, Cookie"
         return response

@@ -134,6 +134,9 @@ class MatchSeat(models.Model):
     #: The bot's stderr (capped by the sandbox): shown only to its owner and staff
     #: (bot-protocol.md), so it is kept out of the public replay.
     stderr = models.TextField(blank=True)
+    #: Which part of ``stderr`` each decision wrote: ``[[turn, start, end], ...]``, character
+    #: offsets into ``stderr`` (the replay's ``log_marks`` for this seat; as private as it).
+    stderr_marks = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["match", "seat"]

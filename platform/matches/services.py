@@ -46,6 +46,7 @@ from arena.contract import (
 from arena.outcome import MatchOutcome
 from games.base import GameError
 from games.registry import get_game
+from matches import seat_logs
 from matches.errors import PLAY_FAILED, public_error
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
 from matches.replays import store_replay
@@ -227,7 +228,7 @@ def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -
         except ContractError as exc:
             log.error("match %s: the referee returned a malformed outcome: %s", match.pk, exc)
             return _fail(match, PLAY_FAILED)
-        replay, logs = _public_replay(parsed.replay, seats)
+        replay, logs, marks = _public_replay(parsed.replay, seats)
         if replay:
             store_replay(match.pk, replay)
         match.result = parsed.result or None
@@ -241,8 +242,9 @@ def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -
             seat.faults = data.faults
             seat.time_ms = round(data.time_ms)
             seat.stderr = logs[seat.seat] if seat.seat < len(logs) else ""
+            seat.stderr_marks = marks[seat.seat] if seat.seat < len(marks) else []
         MatchSeat.objects.bulk_update(
-            seats, ["score", "rank", "status", "faults", "time_ms", "stderr"]
+            seats, ["score", "rank", "status", "faults", "time_ms", "stderr", "stderr_marks"]
         )
         match.status = MatchStatus.FINISHED
         match.error = ""
@@ -285,16 +287,18 @@ def mark_error(match_id: int, error: str) -> None:
 
 def _public_replay(
     replay: dict[str, Any] | None, seats: list[MatchSeat]
-) -> tuple[dict[str, Any] | None, list[str]]:
-    """The replay as everyone may see it, and the per-seat stderr taken out of it.
+) -> tuple[dict[str, Any] | None, list[str], list[list[list[int]]]]:
+    """The replay as everyone may see it, and the per-seat stderr and its per-decision marks
+    (``log_marks``) taken out of it.
 
     Bots' stderr is private to their owners; uploaded bots' names in the public document are
     ``version:<id>``, never a file path."""
     if not isinstance(replay, dict) or not replay:
-        return None, []
+        return None, [], []
     public = dict(replay)
     logs = public.pop("logs", None)
     logs = [str(x or "") for x in logs] if isinstance(logs, list) else []
+    marks = seat_logs.checked_marks(public.pop("log_marks", None), logs)
     if isinstance(public.get("seats"), list):
         by_seat = {s.seat: s for s in seats}
         cleaned = []
@@ -307,7 +311,7 @@ def _public_replay(
                     s["name"] = s["bot"]
             cleaned.append(s)
         public["seats"] = cleaned
-    return public, logs
+    return public, logs, marks
 
 
 # ------------------------------------------------------------------------ taking back
@@ -340,7 +344,7 @@ def requeue_locked(locked: Match, *, why: str = "") -> None:
     locked.worker = ""
     locked.save()
     MatchSeat.objects.filter(match=locked).update(
-        score=None, rank=None, status="", faults=[], time_ms=None, stderr=""
+        score=None, rank=None, status="", faults=[], time_ms=None, stderr="", stderr_marks=[]
     )
     transaction.on_commit(partial(_send, locked.pk, locked.attempts, locked.kind))
 

@@ -8,4 +8,5 @@ urlpatterns = [
     path("<id:pk>/", views.match_view, name="detail"),
     path("<id:pk>/steps/<id:n>.json", views.match_step, name="step"),
     path("<id:pk>/replay.json", views.match_replay_download, name="replay_download"),
+    path("<id:pk>/logs.json", views.match_logs, name="logs"),
 ]

@@ -11,12 +11,14 @@ from django import forms
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_GET
 from foundation.fields import IdField, LookupField
 from foundation.limits import error_response
 from foundation.params import int_param
 
-from matches import replay_steps, replays
+from matches import replay_steps, replays, seat_logs
 from matches.models import Match, MatchStatus
+from matches.seat_logs import may_read_stderr
 from matches.selectors import keyset_page, match_detail, match_rows
 
 PAGE_SIZE = 25
@@ -101,14 +103,6 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def may_read_stderr(user, match: Match, seat) -> bool:
-    """A bot's stderr is its owner's and staff's only (docs/permissions.md): an organiser who
-    enters someone's bot in a tournament does not get to read its logs."""
-    if not user.is_authenticated:
-        return False
-    return bool(user.is_staff or seat.bot_version.bot.owner_id == user.pk)
-
-
 def match_step(request: HttpRequest, pk: int, n: int) -> HttpResponse:
     """Step ``n`` of the replay; ``?seat=k`` adds what seat ``k`` knew (``seat_view``). A
     replay never changes once stored, so the rendered step is cached (Django's cache, keyed by
@@ -155,13 +149,30 @@ def _step_headers(response: HttpResponse, etag: str, variant: str) -> HttpRespon
 
 
 def match_replay_download(request: HttpRequest, pk: int) -> HttpResponse:
-    """The public replay document as a file (the same JSON as ``/api/matches/<id>/replay/``:
-    stderr and server paths were removed when the match was recorded)."""
+    """The replay document as a file (the same JSON as ``/api/matches/<id>/replay/``: stderr
+    and server paths were removed when the match was recorded). To a bot's owner (staff: every
+    seat) it carries their seats' ``logs`` and ``log_marks`` again, and is private."""
     stored = replays.stored_replay(pk)
     if stored is None:
         if not Match.objects.filter(pk=pk).exists():
             raise Http404(f"No match {pk}")
         return HttpResponse("This match has no replay yet.", status=404, content_type="text/plain")
+    filename = f"match-{pk}-replay.json"
+    readable = seat_logs.readable_seats(request.user, pk)
+    if readable:
+        public = json.loads(gzip.decompress(stored[0]))
+        return seat_logs.private_json(seat_logs.with_logs(public, readable), filename=filename)
     response = HttpResponse(gzip.decompress(stored[0]), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="match-{pk}-replay.json"'
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def match_logs(request: HttpRequest, pk: int) -> HttpResponse:
+    """``{"seats": {"<seat>": {"text", "marks"}}}``: the logs of the seats the caller may read
+    (their own bots'; staff: all), an empty object for anyone else. The viewer's logs panel."""
+    if not Match.objects.filter(pk=pk).exists():
+        return JsonResponse({"error": f"No match {pk}"}, status=404)
+    response = JsonResponse(seat_logs.logs_document(seat_logs.readable_seats(request.user, pk)))
+    response["Cache-Control"] = seat_logs.PRIVATE
     return response

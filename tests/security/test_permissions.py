@@ -81,6 +81,7 @@ MATRIX = [
     Row("pin", "post", "/bots/{bot}/pin/", only({}, 302, LOGIN)),
     Row("challenge", "get", "/bots/{bot}/challenge/", only({}, 405, LOGIN)),  # POST only
     Row("replay_download", "get", "/matches/{match}/replay.json", dict.fromkeys(ROLES, 404)),
+    Row("logs", "get", "/matches/{match}/logs.json", ALL),  # each role: only its own seats
     Row("protocol", "get", "/docs/protocol/", ALL),
     Row("api_guide", "get", "/docs/api/", ALL),
     # ---- API (token authentication; 401 when none is given and one is needed)
@@ -206,9 +207,11 @@ def test_permission_matrix(world: World, row: Row, role: str, celery_inline: Non
     else:
         assert response.status_code == want, response.content[:300]
     body = b"".join(response.streaming_content) if response.streaming else response.content
-    # Private stderr appears nowhere but on the match page, for the owner and staff.
+    # Private stderr appears nowhere but on the match page and its logs.json, for the owner
+    # and staff.
     shows_stderr = SECRET_STDERR.encode() in body
-    assert shows_stderr == (row.pattern == "detail" and "/matches/" in path and role in (OWN, S))
+    private = (row.pattern == "detail" and "/matches/" in path) or row.pattern == "logs"
+    assert shows_stderr == (private and role in (OWN, S))
 
 
 def test_every_url_is_in_the_matrix() -> None:
