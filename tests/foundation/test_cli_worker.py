@@ -1,0 +1,95 @@
+"""``arena submit`` on the production path: the test process serves the site over HTTP
+(pytest-django's live server on PostgreSQL), a real Celery worker on Redis checks the upload and
+plays its qualification match, and the command line waits, looking at the version over HTTP,
+until it has qualified."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from arena.cli import EXIT_OK, main
+from arena.cli.site import Site
+from tests.conftest import WorkerProcess, celery_on, missing_service
+
+pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+
+GOOD = b"""import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "start":
+        print(json.dumps({"type": "ready"}), flush=True)
+    elif msg["type"] == "act":
+        print(json.dumps({"action_index": 0, "turn": msg["turn"]}), flush=True)
+    else:
+        break
+"""
+WORKER_ENV = {"ARENA_SANDBOX": "process", "ARENA_ALLOW_UNSAFE_SANDBOX": "true"}
+
+
+@pytest.fixture
+def worker(request: pytest.FixtureRequest, settings: Any, tmp_path: Path) -> WorkerProcess:
+    """The site's settings and the worker's environment agree: one database, one media folder."""
+    from django.db import connection
+
+    s = connection.settings_dict
+    if s["ENGINE"] != "django.db.backends.postgresql":
+        missing_service("this test needs DATABASE_URL to name a PostgreSQL server")
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.ARENA_SANDBOX = "process"
+    settings.ARENA_ALLOW_UNSAFE_SANDBOX = True
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    request.node.worker_env = {
+        "DATABASE_URL": f"postgres://{s['USER']}:{s['PASSWORD']}@{s['HOST']}:{s['PORT']}/{s['NAME']}",
+        "ARENA_DATA_DIR": str(tmp_path),
+        **WORKER_ENV,
+    }
+    return request.getfixturevalue("celery_worker_process")
+
+
+def test_submit_waits_for_the_worker_to_qualify_the_version(
+    redis_url: str,
+    worker: WorkerProcess,
+    live_server: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    from bots.services import ensure_builtin_bots
+    from catalog.services import sync_games
+
+    ensure_builtin_bots(next(g for g in sync_games() if g.slug == "trnd"))
+    get_user_model().objects.create_user("alice", password="pw-alice-Zx81!")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("ARENA_URL", raising=False)
+    monkeypatch.delenv("ARENA_TOKEN", raising=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO("pw-alice-Zx81!\n"))
+    (tmp_path / "main.py").write_bytes(GOOD)
+
+    # Every status the command line sees while it waits.
+    seen: list[str] = []
+    real_get = Site.get
+
+    def watching_get(self: Site, path: str, query: Any = None) -> Any:
+        answer = real_get(self, path, query)
+        if path.endswith("/versions/"):
+            seen.append(answer[0]["status"])
+        return answer
+
+    monkeypatch.setattr(Site, "get", watching_get)
+    with celery_on(redis_url):
+        assert main(["login", live_server.url, "-u", "alice", "--password-stdin"]) == EXIT_OK
+        code = main(
+            ["submit", "steady", str(tmp_path / "main.py"), "--game", "trnd", "--timeout", "240"]
+        )
+    out, err = capsys.readouterr()
+    assert code == EXIT_OK, out + err + worker.stderr_tail()
+    assert "uploaded steady v1 (trnd, python" in out
+    assert "steady v1 qualified" in out
+    # It waited: the worker's check and match happened while the command looked.
+    assert seen[-1] == "active" and len(seen) >= 2
+    assert set(seen[:-1]) <= {"checking", "uploaded", "qualifying"}
