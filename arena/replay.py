@@ -18,6 +18,8 @@ from games import registry
 from games.base import GameError, GameState
 
 FORMAT = "meeple-arena-replay"
+#: Optional keys added later keep the version (a reader treats them as absent when missing):
+#: ``log_marks``, each seat's stderr per decision (docs/replay-format.md).
 VERSION = 1
 DECISION_CAP = "decision_cap"
 
