@@ -52,7 +52,7 @@ def register(sub: Subcommands) -> None:
 @site_command
 def run_login(args: argparse.Namespace) -> int:
     site = Site(args.url)
-    site.get("/api/games/")  # a wrong address is told before any password is asked
+    site.check()  # a wrong address is told before any password is asked
     if args.token:
         token, username = args.token.strip(), ""
         # Any authenticated list checks it: a wrong token is a 401.

@@ -145,6 +145,8 @@ class Site:
         self.url = normalise_url(url)
         self.token = token
         self.timeout = timeout
+        #: The address the last answer came from, after any redirect.
+        self.answered_from = ""
 
     @classmethod
     def logged_in(cls) -> Site:
@@ -155,6 +157,15 @@ class Site:
 
     def get(self, path: str, query: dict[str, Any] | None = None) -> Any:
         return self.call("GET", path, query=query)
+
+    def check(self) -> None:
+        """That the address is a Meeple Arena site's (its API answers JSON), taking up the new
+        address when the whole site redirects (``http://`` to ``https://``)."""
+        probe = "/api/games/"
+        self.get(probe)
+        final = self.answered_from.split("?")[0]
+        if final.endswith(probe) and final != self.url + probe:
+            self.url = normalise_url(final[: -len(probe)])
 
     def get_all(self, path: str, query: dict[str, Any] | None = None) -> list[Any]:
         """Every row of a list: a plain list, or page-number pages (``results``, ``next``)."""
@@ -204,6 +215,7 @@ class Site:
     def _send(self, req: request.Request) -> tuple[int, Any, http.client.HTTPResponse | None]:
         try:
             with request.urlopen(req, timeout=self.timeout) as resp:
+                self.answered_from = resp.geturl()
                 return resp.status, _decoded(resp), resp
         except urlerror.HTTPError as exc:
             return exc.code, _decoded(exc), exc  # type: ignore[return-value]

@@ -14,6 +14,7 @@ from typing import Any
 from arena.cli.shared import (
     EXIT_BAD_INPUT,
     EXIT_CHECK_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_SYSTEM,
     Subcommands,
@@ -84,7 +85,13 @@ def run(args: argparse.Namespace) -> int:
             markup=False,
         )
     if not args.no_wait:
-        version = wait_for(site, bot["id"], version, label, args.timeout)
+        try:
+            version = wait_for(site, bot["id"], version, label, args.timeout)
+        except KeyboardInterrupt:
+            raise SiteError(
+                f"stopped waiting; the site goes on with {label}: `arena bots` shows how it ends",
+                EXIT_INTERRUPTED,
+            ) from None
     return report(version, label, as_json=args.json, waited=not args.no_wait)
 
 
