@@ -67,3 +67,21 @@ def on_act(msg):
     say({"action_index": 0, "turn": msg["turn"]})
 """
 )
+
+#: Prints, then crashes at its third decision: the traceback is that decision's.
+CRASH_BOT = """
+def on_act(msg):
+    sys.stderr.write("deciding %d ✓\\n" % msg["turn"]); sys.stderr.flush()
+    if acts == 3:
+        1 / 0
+    say({"action_index": 0, "turn": msg["turn"]})
+"""
+
+#: Prints, then thinks past its time at its second decision.
+SLOW_BOT = """
+def on_act(msg):
+    sys.stderr.write("deciding %d ✓\\n" % msg["turn"]); sys.stderr.flush()
+    if acts == 2:
+        time.sleep(30)
+    say({"action_index": 0, "turn": msg["turn"]})
+"""

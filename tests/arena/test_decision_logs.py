@@ -9,6 +9,8 @@ from typing import Any
 from decision_log_bots import (
     CAP_BOT,
     CHATTY_BOT,
+    CRASH_BOT,
+    SLOW_BOT,
     SPLIT_BOT,
     cap_bytes,
     chatty_text,
@@ -121,6 +123,24 @@ def test_text_past_the_cap_is_in_no_mark(small_game, make_bot):
         assert got[turn] == data[:room].decode("utf-8", errors="replace")
         room -= len(data)
     assert "\ufffd" in got[turns[len(marks) - 1]]
+
+
+def test_a_crash_and_a_timeout_keep_what_their_decision_printed(small_game, make_bot):
+    # Retiring closes the process at once: what it wrote is read first, and is that decision's.
+    tc = TimeControl(start_ms=5000, move_ms=300, bank_ms=0)
+    for behaviour, status in ((CRASH_BOT, "crashed"), (SLOW_BOT, "timeout")):
+        bots = [make_bot(status, behaviour), *others(small_game, make_bot)]
+        out = run_match(small_game, bots, seed=3, time=tc, limits=Limits(cpu_seconds=30))
+        assert out.status == "finished" and out.seats[0].status == status, out.seats[0]
+        check_marks_shape(out.replay)
+        fault_turn = out.seats[0].faults[0]["turn"]
+        got = slices(out.replay, 0)
+        assert max(got) == fault_turn  # retired: no decision of its own after it
+        assert got[fault_turn].startswith(f"deciding {fault_turn} ✓\n")
+        if status == "crashed":
+            assert "ZeroDivisionError" in got[fault_turn]
+        else:
+            assert got[fault_turn] == f"deciding {fault_turn} ✓\n"
 
 
 def test_builtin_seats_have_no_marks_and_old_replays_verify(small_game, make_bot):
