@@ -23,10 +23,14 @@ from arena.replay import verify_replay
 from sandbox.base import Limits
 
 FAST = TimeControl(start_ms=5000, move_ms=2000, bank_ms=5000)
+#: Always the process sandbox (even with ARENA_TEST_SANDBOX=docker): its separate stderr pipe
+#: makes the attribution exact; the Docker paths have their own file.
+SANDBOX = "process"
 
 
 def play(game: str, bots: list[str], limits: Limits | None = None) -> dict[str, Any]:
-    out = run_match(game, bots, seed=3, time=FAST, limits=limits or Limits(cpu_seconds=30))
+    limits = limits or Limits(cpu_seconds=30)
+    out = run_match(game, bots, seed=3, time=FAST, limits=limits, sandbox=SANDBOX)
     assert out.status == "finished", out.error
     assert verify_replay(out.replay) == []
     return out.replay
@@ -130,7 +134,8 @@ def test_a_crash_and_a_timeout_keep_what_their_decision_printed(small_game, make
     tc = TimeControl(start_ms=5000, move_ms=300, bank_ms=0)
     for behaviour, status in ((CRASH_BOT, "crashed"), (SLOW_BOT, "timeout")):
         bots = [make_bot(status, behaviour), *others(small_game, make_bot)]
-        out = run_match(small_game, bots, seed=3, time=tc, limits=Limits(cpu_seconds=30))
+        limits = Limits(cpu_seconds=30)
+        out = run_match(small_game, bots, seed=3, time=tc, limits=limits, sandbox=SANDBOX)
         assert out.status == "finished" and out.seats[0].status == status, out.seats[0]
         check_marks_shape(out.replay)
         fault_turn = out.seats[0].faults[0]["turn"]
