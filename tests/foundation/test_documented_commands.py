@@ -23,7 +23,8 @@ SOURCES = [
 # <code>; it may go on over "\" line breaks and stops at a comment or a tag.
 COMMAND = re.compile(
     r"(?:^[ \t]*(?:\$ |<span class=\"prompt\">\$</span> |<pre>|\.venv/bin/)?|<code>)"
-    r"arena ((?:games|play|tournament|replay|new-bot)\b[^\n#<`\\]*(?:\\\n[^\n#<`\\]*)*)",
+    r"arena ((?:games|play|tournament|replay|new-bot|login|logout|submit|bots|matches)\b"
+    r"[^\n#<`\\]*(?:\\\n[^\n#<`\\]*)*)",
     re.MULTILINE,
 )
 

@@ -30,6 +30,19 @@ from .conftest import BOT_SOURCE
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "pw-alice-Zx81!"
+#: Plays the first legal action and says so on stderr at every decision.
+LOGGING_SOURCE = b"""import json, sys
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "start":
+        print(json.dumps({"type": "ready"}), flush=True)
+    elif msg["type"] == "act":
+        sys.stderr.write(f"thinking about turn {msg['turn']}\\n")
+        sys.stderr.flush()
+        print(json.dumps({"action_index": 0, "turn": msg["turn"]}), flush=True)
+    else:
+        break
+"""
 CRASH_SOURCE = b"""import sys
 sys.stderr.write("secret-trace: boom on line one\\n")
 raise SystemExit(3)
@@ -123,7 +136,7 @@ def test_login_stores_a_private_token_and_logout_forgets_it(
 def test_submit_qualifies_then_bots_matches_and_replay_fetch(
     logged_in: str, builtin_versions: Any, arena: Any, rounds: Any, tmp_path: Path
 ) -> None:
-    (tmp_path / "main.py").write_bytes(BOT_SOURCE)
+    (tmp_path / "main.py").write_bytes(LOGGING_SOURCE)
     code, _, err = arena("submit", "first", "main.py")
     assert code == EXIT_BAD_INPUT and "add --game GAME to create it" in one_error(err)
     assert "trnd" in err
@@ -153,7 +166,9 @@ def test_submit_qualifies_then_bots_matches_and_replay_fetch(
     assert code == EXIT_OK
     rows = json.loads(out)
     ladder = set(
-        bot.versions.get().seats.filter(match__kind=MatchKind.LADDER).values_list("match", flat=1)
+        bot.versions.get()
+        .seats.filter(match__kind=MatchKind.LADDER)
+        .values_list("match", flat=True)
     )
     assert len(ladder) >= 2 and {r["match_id"] for r in rows} == ladder
     for r in rows:
@@ -168,14 +183,23 @@ def test_submit_qualifies_then_bots_matches_and_replay_fetch(
     code, out, _ = arena("matches", "--kind", "qualification", "--json")
     assert [r["kind"] for r in json.loads(out)] == ["qualification"]
 
-    match_id = str(rows[0]["match_id"])
+    # The replay, with the logs of this user's seat only; it verifies as a local one does.
+    match_id, seat = str(rows[0]["match_id"]), rows[0]["seat"]
     code, out, _ = arena("replay", "fetch", match_id)
     assert code == EXIT_OK and f"wrote match-{match_id}.json (trnd" in out
+    assert f"logs of seat {seat})" in out
+    doc = json.loads((tmp_path / f"match-{match_id}.json").read_text())
+    assert [bool(text) for text in doc["logs"]] == [i == seat for i in range(len(doc["seats"]))]
+    start, end = doc["log_marks"][seat][0][1:]
+    assert doc["logs"][seat][start:end].startswith("thinking about turn ")
     code, out, _ = arena("replay", "verify", f"match-{match_id}.json")
     assert code == EXIT_OK and "ok (trnd" in out
-    code, out, _ = arena("replay", "fetch", match_id, "-o", "mine.json")
-    assert code == EXIT_OK
-    assert json.loads((tmp_path / "mine.json").read_text())["decisions"]
+    # Logged out, the same replay is public, without anyone's logs.
+    code, _, _ = arena("logout")
+    code, out, _ = arena("replay", "fetch", match_id, "-o", "public.json", "--url", logged_in)
+    assert code == EXIT_OK and "; no logs)" in out
+    public = json.loads((tmp_path / "public.json").read_text())
+    assert "logs" not in public and public["decisions"] == doc["decisions"]
 
 
 def test_submit_a_failing_bot_prints_the_reason_and_its_stderr(
