@@ -11,13 +11,18 @@ from django import forms
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET
 from foundation.fields import IdField, LookupField
 from foundation.limits import error_response
 from foundation.params import int_param
 
-from matches import replay_steps, replays, seat_logs
-from matches.models import Match, MatchStatus
+from arena.viewer import steps as replay_steps
+from arena.viewer.markup import notable_markup, viewer_markup
+from arena.viewer.notable import notable_decisions
+from matches import replays, seat_logs
+from matches.models import Match, MatchSeat, MatchStatus
 from matches.seat_logs import may_read_stderr
 from matches.selectors import keyset_page, match_detail, match_rows
 
@@ -91,16 +96,49 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "match": match,
             "seats": seats,
-            "seat_names": {s.seat: s.bot_version.bot.name for s in seats},
-            "first_step": first,
+            "viewer": _viewer(match, seats, first) if first else None,
+            "viewer_seats": {
+                "names": {s.seat: s.bot_version.bot.name for s in seats},
+                "faults": {s.seat: s.faults or [] for s in seats},
+            },
+            "notable": _notable(request, match, seats, sha) if first and sha else [],
             "replay_note": note,
-            "seat_choices": [(s.seat, s.bot_version.bot.name) for s in seats],
             # as JSON values (true, "points"), the way bots and the API spell them
             "option_rows": [(k, json.dumps(v)) for k, v in (match.options or {}).items()],
-            "has_renderer": replay_steps.renderer_for(match.game.slug) is not None,
-            "has_svg": replay_steps.svg_renderer_for(match.game.slug) is not None,
         },
     )
+
+
+def _viewer(match: Match, seats: list[MatchSeat], first: dict) -> SafeString:
+    """The replay viewer's markup (arena/viewer: the same as the offline file's), showing step
+    0; it fetches the other steps, and ``logs.json`` when the caller may read some seat's log."""
+    readable = any(getattr(s, "show_stderr", False) for s in seats)
+    logs_url = reverse("matches:logs", args=[match.pk]) if readable else None
+    markup = viewer_markup(
+        first,
+        seats=[(s.seat, s.bot_version.bot.name) for s in seats],
+        has_svg=replay_steps.svg_renderer_for(match.game.slug) is not None,
+        has_text=replay_steps.renderer_for(match.game.slug) is not None,
+        step_url=reverse("matches:step", args=[match.pk, 0]),
+        logs_url=logs_url,
+        download_url=reverse("matches:replay_download", args=[match.pk]),
+    )
+    return mark_safe(markup)  # built by arena.viewer.markup, every replay value escaped
+
+
+def _notable(request: HttpRequest, match: Match, seats: list[MatchSeat], sha: str) -> list[str]:
+    """For each of the caller's own seats, its faulted and slowest decisions, each a link to
+    its step: one pass over the stored replay (decoded once per process, cached by SHA)."""
+    user = request.user
+    own = [s for s in seats if user.is_authenticated and s.bot_version.bot.owner_id == user.pk]
+    replay = replays.decoded(sha, match_id=match.pk) if own else None
+    if not replay:
+        return []
+    # built by arena.viewer.markup, every value escaped
+    return [
+        mark_safe(notable_markup(s.seat, s.bot_version.bot.name, notable_decisions(replay, s.seat)))
+        for s in own
+    ]
 
 
 def match_step(request: HttpRequest, pk: int, n: int) -> HttpResponse:

@@ -16,6 +16,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from foundation.converters import IdConverter
 
+from arena.viewer import STATIC_DIR as VIEWER_STATIC
 from meeple.database import bounded_options
 from meeple.env import (
     REPO_ROOT,
@@ -137,6 +138,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+# The replay viewer's script and stylesheet live with the arena (arena/viewer/static/), shared
+# with the offline file of `arena replay view`: served as /static/arena_viewer/...
+STATICFILES_DIRS = [VIEWER_STATIC]
 # collectstatic's target; created up front so WhiteNoise has a folder to watch in development.
 STATIC_ROOT = DATA_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)

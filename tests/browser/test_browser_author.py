@@ -12,11 +12,11 @@ from typing import Any
 
 from bots.services import ensure_builtin_bots
 from catalog.services import sync_games
-from matches import replay_steps
 from matches.models import Match, MatchStatus
 from matches.services import create_match, dispatch_match
 
 from arena.newbot import example_act_message, starter_zip
+from arena.viewer import steps as replay_steps
 
 from .conftest import shoot
 

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from bots.services import ensure_builtin_bots
 from catalog.services import sync_games
-from matches import replay_steps
 from matches.models import Match, MatchStatus
 from matches.services import create_match, dispatch_match
+
+from arena.viewer import steps as replay_steps
 
 from .conftest import shoot
 

@@ -141,7 +141,7 @@ def test_match_page_shows_options_as_a_table_and_offers_the_replay(client, tri_m
     assert '<table class="options compact">' in html
     assert '<th scope="row"><code>extra_needs_top</code></th><td><code>false</code></td>' in html
     assert f'href="/matches/{tri_match.pk}/replay.json" download' in html
-    assert '<script src="/static/matches/replay.js" defer></script>' in html
+    assert '<script src="/static/arena_viewer/replay.js" defer></script>' in html
     assert "<script>" not in html and " onclick=" not in html  # nothing inline (CSP)
     download = client.get(f"/matches/{tri_match.pk}/replay.json")
     assert download.status_code == 200

@@ -69,7 +69,7 @@ def test_match_detail_and_replay_steps_with_state_picture(client, tri_match) -> 
 
 def test_replay_without_renderer_shows_events(client, trnd_match, monkeypatch) -> None:
     # A game without render.render_text (nor render_svg): the viewer falls back to the events.
-    from matches import replay_steps
+    from arena.viewer import steps as replay_steps
 
     monkeypatch.setattr(replay_steps, "renderer_for", lambda slug: None)
     monkeypatch.setattr(replay_steps, "svg_renderer_for", lambda slug: None)

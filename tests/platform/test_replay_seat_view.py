@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from matches import replay_steps
 
 from arena.referee import run_match
+from arena.viewer import steps as replay_steps
 from games.registry import get_game, slugs
 
 #: Short matches of every game (options that end them early where the game has some).

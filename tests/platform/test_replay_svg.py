@@ -8,8 +8,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from bots.services import ensure_builtin_bots
-from matches import replay_steps
 from matches.services import create_match, dispatch_match
+
+from arena.viewer import steps as replay_steps
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -52,7 +53,7 @@ def test_a_failing_svg_renderer_gives_none_and_a_log_line(
         raise KeyError("pos")
 
     monkeypatch.setattr(replay_steps, "svg_renderer_for", lambda slug: broken)
-    with caplog.at_level(logging.ERROR, logger="matches.replay_steps"):
+    with caplog.at_level(logging.ERROR, logger="arena.viewer.steps"):
         data = client.get(f"/matches/{trishaw_match.pk}/steps/2.json").json()
         html = client.get(f"/matches/{trishaw_match.pk}/").content.decode()
     assert data["svg"] is None and data["state_text"] and data["decision"]

@@ -13,10 +13,10 @@ from bots.models import Bot
 from catalog.models import Game
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from matches import replay_steps
 from matches.models import Match, MatchStatus, ReplayDocument
 from matches.services import create_match, record_outcome, recount_game_counters
 
+from arena.viewer import steps as replay_steps
 from tests.scale.conftest import History
 
 
