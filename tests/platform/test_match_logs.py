@@ -117,35 +117,35 @@ def test_marks_are_stored_per_seat_and_slice_each_decision(played):
             assert seat.stderr[start:end] == f"{secret} turn {turn}: ünï ☃\n"
 
 
-@pytest.mark.parametrize("role", ROLES)
-def test_the_replay_download_carries_only_the_callers_logs(played, role):
-    response = web(played, role).get(f"/matches/{played.match.pk}/replay.json")
-    assert response.status_code == 200
-    assert (
-        response["Content-Disposition"]
-        == f'attachment; filename="match-{played.match.pk}-replay.json"'
-    )
-    check_document(played, role, response)
+# One match serves every role (playing it is most of a test's time).
 
 
-@pytest.mark.parametrize("role", ROLES)
-def test_the_api_replay_carries_only_the_callers_logs(played, role):
-    client = api(played, role)
-    response = client.get(f"/api/matches/{played.match.pk}/replay/", HTTP_ACCEPT_ENCODING="gzip")
-    assert response.status_code == 200
-    if response.get("Content-Encoding") == "gzip":
-        response.content = gzip.decompress(response.content)
-    if readable(role):
-        assert "ETag" not in response
-        # a copy of the public document cached before must not stand in for this one
-        public_etag = f'"{played.match.replay_document.sha256}"'
-        again = client.get(
-            f"/api/matches/{played.match.pk}/replay/", HTTP_IF_NONE_MATCH=public_etag
-        )
-        assert again.status_code == 200 and json.loads(again.content)["logs"]
-    else:
-        assert response["Cache-Control"].startswith("public") and "ETag" in response
-    check_document(played, role, response)
+def test_the_replay_download_carries_only_the_callers_logs(played):
+    for role in ROLES:
+        response = web(played, role).get(f"/matches/{played.match.pk}/replay.json")
+        assert response.status_code == 200, role
+        name = f"match-{played.match.pk}-replay.json"
+        assert response["Content-Disposition"] == f'attachment; filename="{name}"'
+        check_document(played, role, response)
+
+
+def test_the_api_replay_carries_only_the_callers_logs(played):
+    url = f"/api/matches/{played.match.pk}/replay/"
+    for role in ROLES:
+        client = api(played, role)
+        response = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+        assert response.status_code == 200, role
+        if response.get("Content-Encoding") == "gzip":
+            response.content = gzip.decompress(response.content)
+        if readable(role):
+            assert "ETag" not in response, role
+            # a copy of the public document cached before must not stand in for this one
+            etag = f'"{played.match.replay_document.sha256}"'
+            again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+            assert again.status_code == 200 and json.loads(again.content)["logs"], role
+        else:
+            assert response["Cache-Control"].startswith("public") and "ETag" in response, role
+        check_document(played, role, response)
 
 
 def check_document(played: Played, role: str, response: Any) -> None:
@@ -153,7 +153,7 @@ def check_document(played: Played, role: str, response: Any) -> None:
     seats = {s.seat: s for s in played.match.seats.all()}
     mine = readable(role)
     shown = {s for s, secret in enumerate(SECRETS) if secret.encode() in response.content}
-    assert shown == mine
+    assert shown == mine, role
     if not mine:
         assert "logs" not in doc and "log_marks" not in doc
         return
@@ -164,18 +164,18 @@ def check_document(played: Played, role: str, response: Any) -> None:
     assert public == played.match.replay  # otherwise the public document, unchanged
 
 
-@pytest.mark.parametrize("role", ROLES)
-def test_logs_json_holds_only_the_callers_seats(played, role):
-    response = web(played, role).get(f"/matches/{played.match.pk}/logs.json")
-    assert response.status_code == 200
-    assert response["Cache-Control"] == "private, no-store"
+def test_logs_json_holds_only_the_callers_seats(played):
     seats = {s.seat: s for s in played.match.seats.all()}
-    assert response.json() == {
-        "seats": {
-            str(i): {"text": seats[i].stderr, "marks": seats[i].stderr_marks}
-            for i in sorted(readable(role))
-        }
-    }
+    for role in ROLES:
+        response = web(played, role).get(f"/matches/{played.match.pk}/logs.json")
+        assert response.status_code == 200, role
+        assert response["Cache-Control"] == "private, no-store", role
+        assert response.json() == {
+            "seats": {
+                str(i): {"text": seats[i].stderr, "marks": seats[i].stderr_marks}
+                for i in sorted(readable(role))
+            }
+        }, role
 
 
 def test_logs_json_errors(played, client):
