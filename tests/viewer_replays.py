@@ -12,7 +12,7 @@ from arena.referee import TimeControl, run_match
 
 #: The program's decisions, by its own count (1-based): the one it faults, the one it sleeps.
 FAULT_AT, SLOW_AT = 2, 3
-SLOW_S = 0.4
+SLOW_S = 1.0  # far above any other decision of the bot, even on a loaded machine
 
 LOGGING_BOT = f"""\
 import json, sys, time

@@ -180,11 +180,11 @@ def _seat_row(i: int, seat: Any, name: str) -> str:
 
 
 def _notable(replay: dict[str, Any], names: dict[int, str]) -> str:
-    """The decisions worth a look of every program seat (built-in bots are not the reader's)."""
+    """The decisions worth a look of every program seat (not a built-in bot, not a person)."""
     sections = [
         notable_markup(i, names[i], notable_decisions(replay, i))
         for i, s in enumerate(replay.get("seats") or [])
-        if isinstance(s, dict) and not s.get("builtin")
+        if isinstance(s, dict) and not s.get("builtin") and not s.get("human")
     ]
     if not sections:
         return ""

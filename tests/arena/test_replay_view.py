@@ -176,7 +176,7 @@ def test_notable_decisions_faults_and_the_slowest(replay: dict[str, Any], page: 
         }
     ]
     assert found["more_faults"] == 0
-    assert found["slowest"][0]["step"] == mine[SLOW_AT - 1]  # it slept 400 ms there
+    assert found["slowest"][0]["step"] == mine[SLOW_AT - 1]  # it slept a second there
     ms = [r["ms"] for r in found["slowest"]]
     assert len(ms) == 5 and ms == sorted(ms, reverse=True)
     assert notable_decisions(replay, 0, limit=0) == {"faults": [], "more_faults": 1, "slowest": []}
