@@ -300,7 +300,9 @@ class ProgramSeat(Seat):
         """Call after :meth:`close` (the text no longer grows) and :meth:`logs`."""
         try:
             ends = self.process.stderr_offsets([mark for _turn, mark in self._stderr_marks])
-        except Exception:
+        except Exception:  # as in logs(): a faulty backend costs the marks, never the match
+            return []
+        if len(ends) != len(self._stderr_marks):
             return []
         out: list[list[int]] = []
         start = 0
