@@ -150,7 +150,7 @@ def find_or_create_bot(site: Site, name: str, game: str | None) -> dict[str, Any
         created = site.call("POST", "/api/bots/", body={"game": game, "name": name})
     except SiteError as exc:
         raise SiteError(f"cannot create bot {name!r}: {exc}", exc.exit_code) from None
-    stdout().print(f"created bot {name!r} for {game}", markup=False)
+    stderr().print(f"created bot {name!r} for {game}", markup=False)
     return dict(created)
 
 

@@ -143,7 +143,7 @@ def test_submit_qualifies_then_bots_matches_and_replay_fetch(
 
     code, out, err = arena("submit", "first", "main.py", "--game", "trnd")
     assert code == EXIT_OK, out + err
-    assert "created bot 'first' for trnd" in out
+    assert "created bot 'first' for trnd" in err  # a note, never in --json's output
     assert "uploaded first v1 (trnd, python" in out
     assert "first v1 qualified" in out
     bot = Bot.objects.get(name="first", owner__username="alice")
