@@ -201,3 +201,13 @@ def test_without_logs_there_is_no_panel(tab: Any, tmp_path: Path) -> None:
     shows_step(tab, replay, 1)
     expect(field(tab, "logs")).to_be_hidden()
     assert tab.locator("[data-notable-seat]").count() == 0
+
+
+def test_a_browser_without_decompression_streams_is_told_why(
+    tab: Any, url: str, replay: dict[str, Any]
+) -> None:
+    tab.add_init_script("delete window.DecompressionStream")
+    tab.goto(url)
+    expect(field(tab, "problem")).to_have_text(re.compile("^This browser cannot unpack the steps"))
+    # step 0, drawn into the page itself, is still there
+    expect(field(tab, "state")).to_have_text(steps.step(replay, 0)["state_text"])

@@ -52,6 +52,11 @@
   }
 
   function embeddedSteps(block) { // {"steps": [...], "seat_views": [[view per seat], ...]}
+    if (typeof DecompressionStream === "undefined") {
+      const error = "This browser cannot unpack the steps in this file (it needs DecompressionStream: " +
+        "Chromium 80, Firefox 113, Safari 16.4 or later).";
+      return function () { return Promise.resolve({error: error}); };
+    }
     const all = gunzipBase64(block.textContent).then(JSON.parse);
     return function (n, seat) {
       return all.then(function (data) {
