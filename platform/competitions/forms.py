@@ -153,7 +153,7 @@ class TournamentForm(forms.Form):
         versions.initial = sorted(self.latest_ids)
         self.fields["players_per_match"] = forms.IntegerField(
             label="Players per match",
-            initial=game.clamp_players(2),
+            initial=default_players(game),
             validators=[_in_range(game)],
             help_text=f"{game.name} is played by {game.players_label} players.",
             widget=forms.NumberInput(attrs={"min": game.min_players, "max": game.max_players}),
@@ -263,17 +263,51 @@ def _in_range(game: Game) -> Any:
     return check
 
 
+def default_players(game: Game) -> int:
+    """The table size a form starts from: two players, or the nearest the game allows (a
+    3-5 player game starts at 3)."""
+    return game.clamp_players(2)
+
+
+class GameSelect(forms.Select):
+    """The game list; each option carries its player range and default table size, which the
+    league form's script copies to the players field when the game changes."""
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(*args, **kwargs)
+        game = getattr(option["value"], "instance", None)
+        if isinstance(game, Game):
+            option["attrs"].update(
+                {
+                    "data-min": game.min_players,
+                    "data-max": game.max_players,
+                    "data-default": default_players(game),
+                    "data-label": f"{game.name} is played by {game.players_label} players.",
+                }
+            )
+        return option
+
+
+#: What runs a league's rounds: one instruction, shown by the form and the league pages.
+LEAGUE_SCHEDULE_HELP = (
+    "Celery beat plays a round this often: in production the `celery -A meeple beat` process; "
+    "on a local site `manage.py serve` (or `demo --serve`) runs beat itself."
+)
+
+
 class LeagueForm(forms.Form):
     """A new league: every bot of the game, one round every N hours."""
 
-    game = forms.ModelChoiceField(queryset=Game.objects.filter(is_active=True), empty_label=None)
+    game = forms.ModelChoiceField(
+        queryset=Game.objects.filter(is_active=True), empty_label=None, widget=GameSelect
+    )
     name = forms.CharField(max_length=100)
     every_hours = forms.IntegerField(
         label="Every (hours)",
         min_value=1,
         max_value=LEAGUE_MAX_EVERY_HOURS,
         initial=24,
-        help_text="Celery beat plays a round this often (the league's periodic task).",
+        help_text=LEAGUE_SCHEDULE_HELP,
     )
     rounds_per_season = forms.IntegerField(
         label="Rounds per season",
@@ -284,7 +318,10 @@ class LeagueForm(forms.Form):
         help_text="When a season has played its rounds, the next one starts.",
     )
     players_per_match = forms.IntegerField(
-        label="Players per match", min_value=1, initial=2, help_text="Within the game's range."
+        label="Players per match",
+        required=False,
+        min_value=1,
+        help_text="Blank: two, or the nearest the game allows.",
     )
     seed = forms.IntegerField(
         required=False, min_value=0, max_value=(1 << 63) - 1, help_text=SEED_HELP
@@ -293,14 +330,27 @@ class LeagueForm(forms.Form):
         label="Active", required=False, initial=True, help_text="Paused leagues play no rounds."
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The players field starts valid for the game selected (the first one shown, or the
+        # one sent back); the page's script follows the game when it changes.
+        games = self.fields["game"].queryset  # type: ignore[attr-defined]
+        sent = str(self.data.get("game", "")) if self.is_bound else ""
+        game = (games.filter(pk=sent).first() if sent.isdigit() else None) or games.first()
+        if game is not None:
+            players = self.fields["players_per_match"]
+            players.initial = default_players(game)
+            players.help_text = f"{game.name} is played by {game.players_label} players."
+            players.widget.attrs.update({"min": game.min_players, "max": game.max_players})
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         game, players = data.get("game"), data.get("players_per_match")
-        if (
-            game is not None
-            and players is not None
-            and not game.min_players <= players <= game.max_players
-        ):
+        if game is None:
+            return data
+        if players is None:
+            data["players_per_match"] = default_players(game)
+        elif not game.min_players <= players <= game.max_players:
             self.add_error(
                 "players_per_match",
                 f"{game.name} is played by {game.players_label} players, not {players}.",

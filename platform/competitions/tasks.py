@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from competitions.live import clear_starting
 from competitions.models import League, Tournament
 from competitions.services.leagues import LEAGUE_TASK, beat_round_due, run_league_round
 
@@ -42,6 +43,7 @@ def start_tournament_task(tournament_id: int) -> int:
         return len(start_tournament(t))
     except ValidationError as exc:
         log.warning("tournament %s not started: %s", tournament_id, exc.messages)
+        clear_starting(t)  # the page shows the Start button again, not "Starting" for ever
         return 0
 
 

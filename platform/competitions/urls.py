@@ -8,6 +8,7 @@ urlpatterns = [
     path("new/", views.tournament_new, name="tournament_new"),
     path("<id:pk>/", views.tournament_detail, name="tournament_detail"),
     path("<id:pk>/start/", views.tournament_start, name="tournament_start"),
+    path("<id:pk>/status.json", views.tournament_status, name="tournament_status"),
     # Leagues live under /tournaments/ because the site's URL map mounts this app there.
     path("leagues/", views.league_list, name="league_list"),
     path("leagues/new/", views.league_new, name="league_new"),

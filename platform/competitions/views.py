@@ -14,13 +14,14 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from foundation import stamps
 from foundation.limits import error_response
 from matches.selectors import match_rows
 
 from competitions.forms import LeagueForm, TournamentForm
+from competitions.live import mark_starting, start_pending
 from competitions.models import League, Tournament, TournamentStatus
 from competitions.permissions import may_organise, may_run_league, may_start
 from competitions.selectors import (
@@ -82,8 +83,9 @@ def _tournament_page(
     request: HttpRequest, t: Tournament, *, start_error: list[str] | None = None, status: int = 200
 ) -> HttpResponse:
     matches = match_rows().filter(competition_link__tournament=t).order_by("pk")
-    counts = {row["status"]: row["n"] for row in t.matches.values("status").annotate(n=Count("pk"))}
+    counts = _status_counts(t)
     entrant_count = t.entrants.count()
+    starting = start_pending(t)
     return render(
         request,
         "competitions/detail.html",
@@ -92,11 +94,16 @@ def _tournament_page(
             # Read only when the tables are drawn (a cache miss): the template calls it.
             "rows": partial(tournament_standings, t),
             "standings_stamp": standings_stamp(t, counts, entrant_count),
+            "page_stamp": page_stamp(t, counts, entrant_count, starting),
+            "starting": starting,
+            "live": starting or t.status == TournamentStatus.RUNNING,
             "matches": matches[:MATCHES_SHOWN],
             "match_total": sum(counts.values()),
             "counts": counts,
             "progress": match_progress(t.matches.all()),
-            "can_start": t.status == TournamentStatus.DRAFT and may_start(request.user, t),
+            "can_start": t.status == TournamentStatus.DRAFT
+            and not starting
+            and may_start(request.user, t),
             "entrant_count": entrant_count,
             "eager": settings.CELERY_TASK_ALWAYS_EAGER,
             "start_error": start_error,
@@ -113,9 +120,37 @@ def standings_stamp(t: Tournament, counts: dict[str, int], entrants: int) -> str
     return f"{t.status}.{entrants}.{t.current_round}.{t.scheduled_matches}.{by_status}"
 
 
+def page_stamp(t: Tournament, counts: dict[str, int], entrants: int, starting: bool) -> str:
+    """What the whole page depends on: the standings' stamp and whether a start is on its
+    way. The page's script polls it (``tournament_status``) and redraws when it changes."""
+    return f"{standings_stamp(t, counts, entrants)}.{int(starting)}"
+
+
+def _status_counts(t: Tournament) -> dict[str, int]:
+    return {row["status"]: row["n"] for row in t.matches.values("status").annotate(n=Count("pk"))}
+
+
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     t = get_object_or_404(Tournament.objects.select_related("game", "organiser"), pk=pk)
     return _tournament_page(request, t)
+
+
+def tournament_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """The small JSON the tournament page polls while it is starting or running: its status
+    and the stamp of what the page shows (three queries, whatever the tournament's size)."""
+    t = get_object_or_404(
+        Tournament.objects.only("pk", "status", "current_round", "scheduled_matches"), pk=pk
+    )
+    counts = _status_counts(t)
+    starting = start_pending(t)
+    return JsonResponse(
+        {
+            "status": t.status,
+            "starting": starting,
+            "live": starting or t.status == TournamentStatus.RUNNING,
+            "stamp": page_stamp(t, counts, t.entrants.count(), starting),
+        }
+    )
 
 
 @login_required
@@ -173,8 +208,10 @@ def tournament_start(request: HttpRequest, pk: int) -> HttpResponse:
         enqueue_start(t)
     except ValidationError as exc:
         return _tournament_page(request, t, start_error=exc.messages, status=400)
+    mark_starting(t)
     messages.success(
-        request, f"{t.name} is starting: a worker schedules its matches; progress below."
+        request,
+        f"{t.name} is starting: a worker schedules its matches; this page follows them.",
     )
     return redirect("competitions:tournament_detail", pk=t.pk)
 

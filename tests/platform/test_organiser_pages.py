@@ -243,7 +243,7 @@ def test_start_runs_the_matches_and_shows_standings(
         assert m.options == {"target_score": 0, "max_rounds": 30, "scoring": "linear"}
 
     html = client.get(r["Location"]).content.decode()
-    assert "Spring Cup is starting: a worker schedules its matches; progress below." in html
+    assert "Spring Cup is starting: a worker schedules its matches; this page follows them." in html
     assert "<b>2/2</b> matches finished" in html
     assert "Start the tournament" not in html
     standings = html.split("<h2>Standings</h2>")[1].split("<h2>Matches</h2>")[0]

@@ -1,0 +1,163 @@
+"""The organisers' pages that follow and explain: a started tournament's page ("Starting",
+then its status JSON), the league form's players default and schedule note, and the one
+points explanation shared by the tournament and league pages."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from catalog.models import Game
+from competitions import tasks
+from competitions.forms import LEAGUE_SCHEDULE_HELP, LeagueForm
+from competitions.live import STARTING_SECONDS
+from competitions.models import League, Tournament, TournamentStatus
+from competitions.services.leagues import create_league
+from competitions.services.tournaments import create_tournament, start_tournament
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+POINTS_NOTE = "(seats beaten + ½ × seats tied) ÷ (seats − 1), so 2nd of 4 earns ⅔"
+
+
+@pytest.fixture
+def organiser(db: None) -> Any:
+    user = get_user_model().objects.create_user("olga", password="pw-olga-123")
+    group, _ = Group.objects.get_or_create(name="organisers")
+    user.groups.add(group)
+    return user
+
+
+@pytest.fixture
+def draft(organiser: Any, trnd: Game, three_versions) -> Tournament:
+    return create_tournament(
+        organiser=organiser,
+        game=trnd,
+        name="Spring Cup",
+        entrants=three_versions,
+        players_per_match=3,
+        games_per_pairing=2,
+        seed=7,
+    )
+
+
+def test_start_asked_shows_starting_until_the_worker_starts_it(
+    client: Client,
+    organiser: Any,
+    draft: Tournament,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+    inline: Any,
+) -> None:
+    held: list[int] = []
+    monkeypatch.setattr(tasks, "start_tournament_task", SimpleNamespace(delay=held.append))
+    client.force_login(organiser)
+    url = f"/tournaments/{draft.pk}/"
+    before = client.get(f"{url}status.json").json()
+    assert before == {"status": "draft", "starting": False, "live": False, "stamp": before["stamp"]}
+
+    with django_capture_on_commit_callbacks(execute=True):
+        r = client.post(f"{url}start/")
+    assert r.status_code == 302 and held == [draft.pk]
+    html = client.get(url).content.decode()
+    assert '<span class="badge running">Starting</span>' in html
+    assert "Start the tournament" not in html and "data-live" in html
+    assert "competitions/tournament.js" in html
+    starting = client.get(f"{url}status.json").json()
+    assert starting["starting"] and starting["live"] and starting["stamp"] != before["stamp"]
+
+    inline(start_tournament, draft)  # the worker's part (matches run inline)
+    done = client.get(f"{url}status.json").json()
+    assert done["status"] == TournamentStatus.FINISHED and not done["live"]
+    assert done["stamp"] != starting["stamp"]
+    html = client.get(url).content.decode()
+    assert "Starting" not in html and "data-live" not in html and "reload" not in html.lower()
+
+
+def test_a_start_the_worker_refuses_brings_the_button_back(
+    client: Client,
+    organiser: Any,
+    draft: Tournament,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    held: list[int] = []
+    monkeypatch.setattr(tasks, "start_tournament_task", SimpleNamespace(delay=held.append))
+    client.force_login(organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/tournaments/{draft.pk}/start/")
+    assert held == [draft.pk]
+    assert "Start the tournament" not in client.get(f"/tournaments/{draft.pk}/").content.decode()
+    draft.entrants.clear()  # the draft changed before the worker got to it
+    monkeypatch.undo()
+    assert tasks.start_tournament_task(draft.pk) == 0
+    assert "Start the tournament" in client.get(f"/tournaments/{draft.pk}/").content.decode()
+    assert STARTING_SECONDS >= 60  # a lost task hides the button for minutes, not for ever
+
+
+def test_status_json_costs_the_same_queries_at_any_size(
+    client: Client, draft: Tournament, organiser: Any, trnd: Game, three_versions, inline: Any
+) -> None:
+    inline(start_tournament, draft)
+
+    def queries(t: Tournament) -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(f"/tournaments/{t.pk}/status.json").status_code == 200
+        return len(ctx.captured_queries)
+
+    bigger = create_tournament(
+        organiser=organiser,
+        game=trnd,
+        name="Big",
+        entrants=three_versions,
+        players_per_match=3,
+        games_per_pairing=6,
+        seed=8,
+    )
+    inline(start_tournament, bigger)
+    assert bigger.matches.count() == 3 * draft.matches.count()
+    assert queries(draft) == queries(bigger)
+    assert client.get("/tournaments/999999/status.json").status_code == 404
+
+
+def test_league_form_defaults_to_a_table_size_the_game_allows(games: dict[str, Game]) -> None:
+    form = LeagueForm()
+    first = form.fields["game"].queryset.first()  # type: ignore[attr-defined]
+    assert form.fields["players_per_match"].initial == first.clamp_players(2)
+    trnd = games["trnd"]
+    sent = LeagueForm({"game": trnd.pk, "name": "L", "every_hours": 24, "is_active": "on"})
+    assert sent.fields["players_per_match"].initial == 3
+    assert sent.fields["players_per_match"].widget.attrs["min"] == 3
+    assert sent.is_valid(), sent.errors
+    assert sent.cleaned_data["players_per_match"] == 3  # blank: the game's default
+    refused = LeagueForm({"game": trnd.pk, "name": "L", "every_hours": 24, "players_per_match": 2})
+    assert not refused.is_valid()
+    assert refused.errors["players_per_match"] == ["TRND is played by 3–5 players, not 2."]
+    html = str(LeagueForm()["game"])
+    assert f'value="{trnd.pk}" data-min="3" data-max="5" data-default="3"' in html
+
+
+def test_league_form_names_one_thing_that_plays_the_rounds(client: Client, organiser: Any):
+    client.force_login(organiser)
+    html = client.get("/tournaments/leagues/new/").content.decode()
+    assert "cron" not in html and "run_leagues" not in html
+    assert "celery -A meeple beat" in html and "manage.py serve" in html
+    assert "beat" in LEAGUE_SCHEDULE_HELP
+    assert "cron" not in client.get("/tournaments/leagues/").content.decode()
+
+
+def test_both_tables_explain_points_with_the_same_words(
+    client: Client, draft: Tournament, trnd: Game, inline: Any
+) -> None:
+    inline(start_tournament, draft)
+    league: League = create_league(game=trnd, name="Weekly", every_hours=12, players_per_match=3)
+    tournament_html = client.get(f"/tournaments/{draft.pk}/").content.decode()
+    league_html = client.get(f"/tournaments/leagues/{league.pk}/").content.decode()
+    for html in (tournament_html, league_html):
+        assert html.count(POINTS_NOTE) == 1
+    assert "then the opponents' points (Buchholz)" in tournament_html
+    assert "Ranked by points, then the conservative skill" in league_html
