@@ -20,6 +20,7 @@ from arena.cli.shared import (
     stdout,
     time_control,
 )
+from arena.tournament_legend import ordering_note
 
 
 def register(sub: Subcommands) -> None:
@@ -104,31 +105,31 @@ def _add_format_args(p: argparse.ArgumentParser) -> None:
 
 def _standings_table(t: Any) -> Table:
     rated = t.standings.by_bot()
-    knockout, swiss = t.format == "knockout", t.format == "swiss"
+    knockout = t.format == "knockout"
     title = f"{t.game} {t.format}: {len(t.outcomes)} matches in {len(t.rounds)} rounds"
     lo = t.options.smallest
     table = Table(
-        title=f"{title}, tables of {t.players if lo == t.players else f'{lo}-{t.players}'}"
+        title=f"{title}, tables of {t.players if lo == t.players else f'{lo}-{t.players}'}",
+        caption=ordering_note(t.format),
+        caption_justify="left",
     )
     columns = ["#", "bot", "points"]
-    columns += ["out"] if knockout else ["Buchholz", "byes"] if swiss else []
+    columns += ["out"] if knockout else ["Buchholz", "byes"] if t.format == "swiss" else []
+    columns += ["Buchholz"] if t.format == "round-robin" else []
     columns += ["matches", "wins", "avg rank", "Elo", "OpenSkill mu±sigma", "ordinal", "faults"]
     for col in columns:
         table.add_column(col, justify="left" if col in ("bot", "out") else "right")
-    # Round robin: by the ratings, as ever; Swiss and knockout: by the format's own order.
-    order = (
-        [row.bot for row in t.standings.rows]
-        if t.format == "round-robin"
-        else [r.bot for r in t.ranking]
-    )
-    for n, bot in enumerate(order, 1):
-        row, fmt = rated[bot], t.rows[bot]
-        cells = [str(n), bot, cell(float(fmt.points))]
+    # Every format by its own order (as the site's tournament pages): points first.
+    for n, fmt in enumerate(t.ranking, 1):
+        row = rated[fmt.bot]
+        cells = [str(n), fmt.bot, cell(float(fmt.points))]
         if knockout:
             out = fmt.eliminated_in
             cells.append("winner" if not fmt.eliminated else f"round {out + 1}")
-        elif swiss:
+        elif t.format == "swiss":
             cells += [cell(fmt.buchholz), str(fmt.byes)]
+        else:
+            cells.append(cell(fmt.buchholz))
         cells += [
             str(row.matches),
             str(row.wins),
