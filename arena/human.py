@@ -5,8 +5,9 @@ bot that timed out (fault ``timeout``), and the replay records everything as for
 
 The channel is injected: the referee knows only :class:`HumanChannel`. Each request carries
 the seat's own observation, the legal actions with readable labels, and a ``view``: a state
-the seat cannot tell from the real one (everything hidden from it redrawn at random) for
-drawing the game's picture without leaking others' hands.
+the seat cannot tell from the real one (everything hidden from it redrawn at random, so the true
+hidden cards never reach a channel) from which the game's picture is drawn for that seat
+(``viewer=seat``: what it cannot know drawn as card backs and counts).
 """
 
 from __future__ import annotations
@@ -150,7 +151,8 @@ class HumanSeat(Seat):
         self.time_control = time_control
         self.name = HUMAN
         self.position: GameState | None = None
-        # the picture's hidden parts are redrawn from this seed: unrelated to the match seed
+        # the view's hidden parts are redrawn from this seed (unrelated to the match seed); the
+        # pictures drawn for this seat do not show them
         self.view_seed = secrets.randbits(63)
 
     def before_decision(self, state: GameState) -> None:
@@ -202,7 +204,7 @@ class HumanSeat(Seat):
 
 
 class TerminalChannel:
-    """Asks on a text terminal: the game's text picture (hidden parts redrawn), the seat's
+    """Asks on a text terminal: the game's text picture as the seat knows it, the seat's
     observation and the numbered legal actions; reads a number. ``q`` resigns (forfeits);
     end of input forfeits too. The clock runs while waiting: no answer by the deadline
     forfeits."""
@@ -224,13 +226,9 @@ class TerminalChannel:
         self._print()
         self._print(f"=== {r.game}  turn {r.turn}  you are seat {r.seat} ===")
         if r.view is not None:
-            picture = render_text(r.game, r.view)
+            picture = render_text(r.game, r.view, viewer=r.seat)
             if picture:
                 self._print(picture)
-                self._print(
-                    "(what you cannot know, such as others' hands and the deck, is redrawn "
-                    "at random in this picture; your observation below is exact)"
-                )
         self._print("your observation:")
         for key, value in r.observation.items():
             self._print(f"  {key}: {json.dumps(value, separators=(',', ':'))}")

@@ -1,5 +1,9 @@
 """The games' optional pictures (``games/<pkg>/render.py`` and ``render_svg.py``), found by
-game slug, for the human seat and the learning adapters' ``render``."""
+game slug, for the human seat and the learning adapters' ``render``.
+
+``viewer``: None draws the whole state (a replay after the match); a seat number draws it as
+that seat knows it (others' hands and face-down piles as backs with their count), so the
+picture cannot show, nor change with, anything hidden from that seat."""
 
 from __future__ import annotations
 
@@ -26,14 +30,19 @@ def _find(slug: str, module: str, function: str) -> Callable[..., Any] | None:
     return fn if callable(fn) else None
 
 
-def render_text(slug: str, state_json: dict[str, Any]) -> str | None:
-    fn = _find(slug, "render", "render_text")
-    return None if fn is None else fn(state_json)
+def render_text(slug: str, state_json: dict[str, Any], viewer: int | None = None) -> str | None:
+    return _draw(_find(slug, "render", "render_text"), state_json, viewer)
 
 
-def render_svg(slug: str, state_json: dict[str, Any]) -> str | None:
-    fn = _find(slug, "render_svg", "render_svg")
-    return None if fn is None else fn(state_json)
+def render_svg(slug: str, state_json: dict[str, Any], viewer: int | None = None) -> str | None:
+    return _draw(_find(slug, "render_svg", "render_svg"), state_json, viewer)
+
+
+def _draw(fn: Callable[..., Any] | None, state_json: dict[str, Any], viewer: int | None) -> Any:
+    if fn is None:
+        return None
+    # a renderer without ``viewer`` is only ever called for the whole state: never a leak
+    return fn(state_json) if viewer is None else fn(state_json, viewer=viewer)
 
 
 def action_targets(slug: str, state_json: dict[str, Any], actions: list[Any]) -> list[str | None]:
@@ -48,7 +57,8 @@ def action_targets(slug: str, state_json: dict[str, Any], actions: list[Any]) ->
 
 
 def seat_view(state: GameState, seat: int, seed: int) -> dict[str, Any]:
-    """A state for drawing ``seat``'s picture without leaking: what the seat may not know
-    (others' hands, the deck order) is redrawn from ``seed`` (``resample_hidden``), so the
-    picture shows the public position and the seat's own cards only truly."""
+    """A state to draw ``seat``'s picture from (with ``viewer=seat``): what the seat may not
+    know (others' hands, the deck order) is redrawn from ``seed`` (``resample_hidden``), so the
+    true hidden cards never leave the worker; the picture draws them as backs and counts, so
+    it is the same whatever the redraw."""
     return state.resample_hidden(seat, seed).to_json()

@@ -7,15 +7,18 @@ Nodes sit every 4 columns and 2 rows. Borders: ``---``/``|`` beige, ``===``/``I`
 
 from __future__ import annotations
 
-from games.base import JSON
+from games.base import JSON, GameError
 from games.manhattan_traffiq.components import rotate
 
 _H = {"B": "---", "R": "===", "G": "ggg", "U": "~~~"}
 _V = {"B": "|", "R": "I", "G": "g", "U": "~"}
 
 
-def render_text(state_json: dict[str, JSON]) -> str:
-    """Draw the map, then one line per seat and the turn's facts."""
+def render_text(state_json: dict[str, JSON], viewer: int | None = None) -> str:
+    """Draw the map, then one line per seat and the turn's facts; for ``viewer``, as that seat
+    knows it: the other seats' hands as counts only."""
+    if viewer is not None and not 0 <= viewer < int(state_json["players"]):
+        raise GameError(f"manhattan-traffiq: no seat {viewer} in this game")
     tiles = {(x, y): rotate(p, r) for x, y, p, r in state_json["tiles"]}
     xs = [x for x, _ in tiles]
     ys = [y for _, y in tiles]
@@ -46,9 +49,12 @@ def render_text(state_json: dict[str, JSON]) -> str:
         zip(state_json["hands"], state_json["supply"], strict=True)
     ):
         score = sum(points[k] for _, _, s, k in state_json["vehicles"] if s == seat)
+        held = " ".join(hand) or "-"
+        if hand and viewer is not None and seat != viewer:
+            held = f"{len(hand)} hidden"
         lines.append(
-            f"seat {seat} ({'abcd'[seat]}/{'ABCD'[seat]}): {score} pts, supply "
-            f"{taxis} taxi {trucks} truck, hand {' '.join(hand) or '-'}"
+            f"seat {seat}{' (you)' if seat == viewer else ''} ({'abcd'[seat]}/{'ABCD'[seat]}): "
+            f"{score} pts, supply {taxis} taxi {trucks} truck, hand {held}"
         )
     over = state_json["phase"] == "over"
     lines.append(

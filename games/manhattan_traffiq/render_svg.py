@@ -8,7 +8,8 @@ lines; crossings are white dots; taxis (discs) and trucks (squares) stand on the
 colours. A panel beside the map holds the turn, who plays and what they decide, points,
 vehicles on the map and in supply, hands (a replay may show everything) and the stack. The map
 is drawn here, the panel in ``svg_panel.py``; ``svg_parts.py`` holds colours, layout and the
-vehicles.
+vehicles. ``render_svg(state_json, viewer=k)`` draws it as seat ``k`` knows it: the other seats'
+hands face down with their count; the picture does not depend on what seat ``k`` cannot know.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
+from games.base import GameError
 from games.manhattan_traffiq.board import Board, street_h, street_v
 from games.manhattan_traffiq.svg_panel import panel as draw_panel
 from games.manhattan_traffiq.svg_parts import (
@@ -39,8 +41,11 @@ from games.manhattan_traffiq.svg_parts import (
 __all__ = ["BLOCK", "PANEL_X", "WIDTH", "action_targets", "render_svg"]
 
 
-def render_svg(state_json: dict[str, Any]) -> str:
+def render_svg(state_json: dict[str, Any], viewer: int | None = None) -> str:
+    """The whole state as a standalone ``<svg>``; for ``viewer``, as that seat knows it."""
     s = state_json
+    if viewer is not None and not 0 <= viewer < int(s["players"]):
+        raise GameError(f"manhattan-traffiq: no seat {viewer} in a {s['players']}-player game")
     placed = [(int(x), int(y), str(p), int(r)) for x, y, p, r in s["tiles"]]
     board = Board.from_placed(placed)
     tiles = board.tiles
@@ -57,7 +62,7 @@ def render_svg(state_json: dict[str, Any]) -> str:
     def at(i: float, j: float) -> tuple[str, str]:
         return coord(ox + i * size), coord(oy + j * size)
 
-    panel, panel_end = draw_panel(s)
+    panel, panel_end = draw_panel(s, viewer)
     height = max(MIN_HEIGHT, panel_end + 16)  # grows with the seats only, not during a match
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '

@@ -1,5 +1,6 @@
 """The panel beside the Manhattan TraffIQ map: the turn, who plays and what they decide, each
-seat's points, vehicles and hand, and the legend."""
+seat's points, vehicles and hand, and the legend. Drawn for a viewer seat, the other seats'
+hands are face down with their count (the stack is only ever a count)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,10 @@ from games.manhattan_traffiq.svg_parts import (
     coord,
     vehicle,
 )
-from games.svg import SEAT_COLOURS
+from games.svg import SEAT_COLOURS, card_back, you
 
 
-def panel(s: dict[str, Any]) -> tuple[list[str], int]:
+def panel(s: dict[str, Any], viewer: int | None = None) -> tuple[list[str], int]:
     """The panel's elements and the y where it ends."""
     x = PANEL_X
     players = int(s["players"])
@@ -46,7 +47,7 @@ def panel(s: dict[str, Any]) -> tuple[list[str], int]:
     out.append(_small(x, y, _ending(s) if s["phase"] == "over" else _turn_note(s)))
     y += 14
     for seat in range(players):
-        rows, y = _seat_rows(s, seat, y + 20, points[seat], on_map[seat])
+        rows, y = _seat_rows(s, seat, y + 20, points[seat], on_map[seat], viewer)
         out += rows
     legend_y = max(y + 22, MIN_HEIGHT - 112)
     out += _legend(x, legend_y)
@@ -66,7 +67,7 @@ def _turn_note(s: dict[str, Any]) -> str:
 
 
 def _seat_rows(
-    s: dict[str, Any], seat: int, y: int, points: int, on_map: list[int]
+    s: dict[str, Any], seat: int, y: int, points: int, on_map: list[int], viewer: int | None
 ) -> tuple[list[str], int]:
     """One seat's rows (name and points, vehicles on the map and in supply, hand) from ``y``;
     returns them and the y below them."""
@@ -83,7 +84,7 @@ def _seat_rows(
     out.append(
         f'<circle cx="{x + 7}" cy="{y - 4}" r="7" fill="{colour}"/>'
         f'<text x="{x + 20}" y="{y}" font-size="15" font-weight="700" fill="{INK}">'
-        f"Seat {seat}</text>"
+        f"Seat {seat}{you(seat, viewer)}</text>"
         f'<text x="{x + 282}" y="{y}" font-size="15" font-weight="700" fill="{INK}" '
         f'text-anchor="end">{points} pts</text>'
     )
@@ -101,6 +102,10 @@ def _seat_rows(
     hand = s["hands"][seat]
     out.append(_small(x + 20, y + 13, "hand:" if hand else "hand: empty"))
     out.append(f'<g data-seat="{seat}">')
+    if hand and viewer is not None and seat != viewer:  # private tiles: their count only
+        out.append(card_back(x + 62, y + 1, 16, 16, len(hand)))
+        out.append(_small(x + 86, y + 13, _count(len(hand), "tile")))
+        hand = []
     for k, pattern in enumerate(hand[:9]):
         out.append(f'<g data-hand="{escape(pattern)}">')
         out.append(_mini_tile(x + 62 + k * 22, y + 1, 16, pattern))

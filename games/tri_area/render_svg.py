@@ -3,14 +3,17 @@
 ``render_svg(state_json)`` draws everything a replay may show after the match: the 4x4 board
 with its four tinted T-shaped areas, printed points and building stacks (blocks in seat
 colours, NPC seats too), every seat's score, blocks and hand, the current trick, round and
-phase. Pure: no I/O, standard library only; ids are never used so that several pictures can
-share one HTML page. The parts: ``svg_board.py`` (the board and the legends),
-``svg_panels.py`` (seats and the trick), ``svg_parts.py`` (colours, layout, small shapes).
+phase. ``render_svg(state_json, viewer=k)`` draws it as seat ``k`` knows it: the other seats'
+hands (NPC seats' too) and their lead declarations before the reveal face down with their
+count; the picture does not depend on what seat ``k`` cannot know. Pure: no I/O, standard
+library only; ids are never used so that several pictures can share one HTML page. The parts:
+``svg_board.py`` (the board and the legends), ``svg_panels.py`` (seats and the trick),
+``svg_parts.py`` (colours, layout, small shapes).
 """
 
 from __future__ import annotations
 
-from games.base import JSON
+from games.base import JSON, GameError
 from games.svg import ACCENT, BG, INK, MUTED, SEAT_COLOURS
 from games.svg import rect as _rect
 from games.svg import text as _text
@@ -36,9 +39,12 @@ PHASES = {
 WIDTH = 960
 
 
-def render_svg(state_json: dict[str, JSON]) -> str:
-    """The whole state as a standalone ``<svg>`` (width 100%, scales by its viewBox)."""
+def render_svg(state_json: dict[str, JSON], viewer: int | None = None) -> str:
+    """The whole state as a standalone ``<svg>`` (width 100%, scales by its viewBox); for
+    ``viewer``, as that seat knows it (see the module docstring)."""
     s = TriAreaState.from_json(state_json)  # validates, with a clear error for bad input
+    if viewer is not None and not 0 <= viewer < s.players:
+        raise GameError(f"tri-area: no seat {viewer} in a {s.players}-player game")
     height = 636
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="100%" '
@@ -69,7 +75,7 @@ def render_svg(state_json: dict[str, JSON]) -> str:
     out.extend(board(s))
     for seat in range(SEATS):
         out.append(f'<g data-seat="{seat}">')
-        out.extend(seat_panel(s, seat, BOARD_Y + seat * (PANEL_H + 4)))
+        out.extend(seat_panel(s, seat, BOARD_Y + seat * (PANEL_H + 4), viewer))
         out.append("</g>")
     out.extend(areas_legend(s, BOARD_Y + 4 * CELL + 16))
     out.extend(trick_panel(s, BOARD_Y + 4 * CELL + 12))

@@ -1,9 +1,10 @@
 """The panels beside and under the Tri*Area board: one per seat (score, blocks, hand, lead
-declaration) and the current trick."""
+declaration) and the current trick. Drawn for a viewer seat, other seats' hands (NPC seats' too)
+and their lead declarations before the reveal are face down with their count."""
 
 from __future__ import annotations
 
-from games.svg import ACCENT, INK, LINE, MUTED, SEAT_COLOURS
+from games.svg import ACCENT, INK, LINE, MUTED, SEAT_COLOURS, card_back, you
 from games.svg import rect as _rect
 from games.svg import text as _text
 from games.tri_area.rounds import SEATS, TRICKS
@@ -20,20 +21,21 @@ from games.tri_area.svg_parts import (
 )
 
 
-def seat_panel(s: TriAreaState, seat: int, y: float) -> list[str]:
+def seat_panel(s: TriAreaState, seat: int, y: float, viewer: int | None = None) -> list[str]:
     return [
-        *_seat_header(s, seat, y),
+        *_seat_header(s, seat, y, viewer),
         *_seat_score(s, seat, y),
         *_seat_blocks(s, seat, y),
-        *_seat_hand(s, seat, y),
+        *_seat_hand(s, seat, y, hidden=viewer is not None and seat != viewer),
     ]
 
 
-def _seat_header(s: TriAreaState, seat: int, y: float) -> list[str]:
+def _seat_header(s: TriAreaState, seat: int, y: float, viewer: int | None = None) -> list[str]:
     """The panel's frame (accented for the seat to act), the seat's name and its roles."""
     colour = SEAT_COLOURS[seat]
     x, w = PANEL_X, PANEL_W
     to_act = s.phase != "over" and s.turn == seat
+    name = seat_name(seat, s.players) + you(seat, viewer)
     out = [
         _rect(
             x,
@@ -46,9 +48,9 @@ def _seat_header(s: TriAreaState, seat: int, y: float) -> list[str]:
             stroke_width=3 if to_act else 1,
         ),
         _rect(x, y, 7, PANEL_H, rx=3, fill=colour),
-        _text(x + 16, y + 21, seat_name(seat, s.players), size=15, fill=colour, font_weight="700"),
+        _text(x + 16, y + 21, name, size=15, fill=colour, font_weight="700"),
     ]
-    cx = x + 16 + 9.5 * len(seat_name(seat, s.players)) + 8
+    cx = x + 16 + 9.5 * len(name) + 8
     chips: list[tuple[str, str]] = []
     if to_act:
         chips.append(("to act", ACCENT))
@@ -115,13 +117,19 @@ def _seat_blocks(s: TriAreaState, seat: int, y: float) -> list[str]:
     return out
 
 
-def _seat_hand(s: TriAreaState, seat: int, y: float) -> list[str]:
-    """The whole hand (a replay shows everything), then a pending lead declaration."""
+def _seat_hand(s: TriAreaState, seat: int, y: float, hidden: bool = False) -> list[str]:
+    """The whole hand (a replay shows everything), then a pending lead declaration; when the
+    picture's viewer cannot see them (``hidden``), the hand and an unrevealed declaration are
+    face down with their count."""
     x = PANEL_X
     hand = s.hands[seat]
     out = [_text(x + 16, y + 74, "hand", size=12.5, fill=MUTED)]
-    for i, card in enumerate(hand):
-        out.extend(draw_card(x + 54 + i * 29, y + 52, card, w=26, h=38))
+    if hidden and hand:
+        out.append(card_back(x + 54, y + 52, 26, 38, len(hand)))
+        out.append(_text(x + 88, y + 74, f"{len(hand)} cards", size=12.5, fill=MUTED))
+    else:
+        for i, card in enumerate(hand):
+            out.extend(draw_card(x + 54 + i * 29, y + 52, card, w=26, h=38))
     if not hand:
         out.append(_text(x + 56, y + 74, "empty", size=12.5, fill=MUTED, font_style="italic"))
     decl = s.lead_decl[seat]
@@ -129,7 +137,10 @@ def _seat_hand(s: TriAreaState, seat: int, y: float) -> list[str]:
         dx = x + 352
         label = "lead" if s.revealed else "lead (hidden)"
         out.append(_text(dx - 6, y + 74, label, size=11.5, fill=MUTED, text_anchor="end"))
-        out.extend(draw_card(dx, y + 52, decl, w=26, h=38))
+        if hidden and not s.revealed:
+            out.append(card_back(dx, y + 52, 26, 38, 1, zone="lead"))
+        else:
+            out.extend(draw_card(dx, y + 52, decl, w=26, h=38))
     elif s.round == 2 and len(hand) == 1 and s.phase != "over":
         out.append(_text(x + 82, y + 74, "declaration of intent", size=11.5, fill=MUTED))
     return out

@@ -19,9 +19,11 @@ from games.trishaw_frenzy.geometry import N
 SIDES = "SWNE"
 
 
-def render_text(state_json: dict[str, Any]) -> str:
+def render_text(state_json: dict[str, Any], viewer: int | None = None) -> str:
     """The map (each square: its face, then the trishaw on it: a seat digit, ``A`` for the solo
-    AI, ``*`` for several), the route's start ``[`` and finish ``]``, riders, VP and decks."""
+    AI, ``*`` for several), the route's start ``[`` and finish ``]``, riders, VP and decks (as
+    counts). ``viewer`` changes nothing: nothing drawn is hidden from a seat."""
+    del viewer
     s = state_json
     solo = s["solo"]
     r, v = s["route"]

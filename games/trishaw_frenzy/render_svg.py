@@ -6,6 +6,10 @@ trishaw), the tile borders, the route as a faint line from its start to its fini
 trishaws in seat colours, each rider's side of the table, and a panel with the round, the
 phase, whose turn it is, the VP per rider, the decks and the event card being resolved. The
 map is drawn here, the panel in ``svg_panel.py``; ``svg_parts.py`` holds colours and layout.
+
+No hidden information is drawn: everything on the table is public and the picture shows the
+decks as counts only (their order and the future dice are the only secrets), so
+``render_svg(state_json, viewer=k)`` is the same picture for every seat and for no seat.
 """
 
 from __future__ import annotations
@@ -50,7 +54,9 @@ _DEFS = (
 )
 
 
-def render_svg(state_json: dict[str, Any]) -> str:
+def render_svg(state_json: dict[str, Any], viewer: int | None = None) -> str:
+    """The whole state; ``viewer`` changes nothing (nothing drawn is hidden from a seat)."""
+    del viewer
     s = state_json
     r, v = s["route"]
     cells, index = ROUTE_CELLS[r][v], ROUTE_INDEX[r][v]

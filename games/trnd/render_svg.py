@@ -3,14 +3,17 @@
 ``render_svg(state_json)`` draws everything a replay may show after the match: the 3x3 market
 ring around the draw pile, the discard pile, every seat's hand grouped by card type (hidden hands
 included), cleared-out sets, round points and totals against the target, the start marker and
-whose turn it is, plus past rounds. Pure: no I/O, standard library only; ids are never used so
+whose turn it is, plus past rounds. ``render_svg(state_json, viewer=k)`` draws it as seat ``k``
+knows it: another seat's hand shows its publicly taken cards and the rest face down with their
+count (the draw pile is only ever drawn face down); the picture does not depend on what seat
+``k`` cannot know. Pure: no I/O, standard library only; ids are never used so
 that several pictures can share one HTML page. The parts: ``svg_table.py`` (market, draw and
 discard piles), ``svg_panels.py`` (seats and past rounds), ``svg_cards.py`` (card faces, legend).
 """
 
 from __future__ import annotations
 
-from games.base import JSON
+from games.base import JSON, GameError
 from games.svg import ACCENT, BG, INK, SEAT_COLOURS
 from games.svg import rect as _rect
 from games.svg import text as _text
@@ -24,9 +27,12 @@ __all__ = ["MARKET_X", "SEAT_COLOURS", "SLOT_CELL", "action_targets", "render_sv
 WIDTH = 960
 
 
-def render_svg(state_json: dict[str, JSON]) -> str:
-    """The whole state as a standalone ``<svg>`` (width 100%, scales by its viewBox)."""
+def render_svg(state_json: dict[str, JSON], viewer: int | None = None) -> str:
+    """The whole state as a standalone ``<svg>`` (width 100%, scales by its viewBox); for
+    ``viewer``, as that seat knows it (see the module docstring)."""
     s = TrndState.from_json(state_json)  # validates, with a clear error for bad input
+    if viewer is not None and not 0 <= viewer < s.n:
+        raise GameError(f"trnd: no seat {viewer} in a {s.n}-player game")
     panels_end = 64 + s.n * (PANEL_H + 6)
     height = max(600, panels_end + 24 + 18 * (HISTORY_ROWS + 1) + 24)
     out: list[str] = [
@@ -63,7 +69,7 @@ def render_svg(state_json: dict[str, JSON]) -> str:
     out.extend(legend(MARKET_X, MARKET_Y + 3 * CARD_H + 2 * GAP + 40))
     for seat in range(s.n):
         out.append(f'<g data-seat="{seat}">')
-        out.extend(seat_panel(s, seat, 64 + seat * (PANEL_H + 6)))
+        out.extend(seat_panel(s, seat, 64 + seat * (PANEL_H + 6), viewer))
         out.append("</g>")
     out.extend(history(s, panels_end + 8))
     out.append("</svg>")

@@ -1,9 +1,11 @@
 """The TRND panels in the picture: one per seat (hand grouped by type, cleared-out set, points
-against the target, start marker, turn) and the points of past rounds."""
+against the target, start marker, turn) and the points of past rounds. Drawn for a viewer seat,
+another seat's hand shows only what the viewer knows: the cards it took from the market (public,
+``known``) face up, the rest face down with their count."""
 
 from __future__ import annotations
 
-from games.svg import ACCENT, INK, LINE, MUTED, SEAT_COLOURS
+from games.svg import ACCENT, INK, LINE, MUTED, SEAT_COLOURS, card_back, you
 from games.svg import num as _num
 from games.svg import rect as _rect
 from games.svg import text as _text
@@ -16,16 +18,21 @@ PANEL_X, PANEL_W, PANEL_H = 452, 488, 94
 HISTORY_ROWS = 6
 
 
-def seat_panel(s: TrndState, seat: int, y: float) -> list[str]:
+def seat_panel(s: TrndState, seat: int, y: float, viewer: int | None = None) -> list[str]:
     to_act = not s.is_over() and not s.between_rounds() and s.seat == seat
-    out = _seat_header(s, seat, y, to_act) + _seat_points(s, seat, y)
+    out = _seat_header(s, seat, y, to_act, viewer) + _seat_points(s, seat, y)
     out_set = s.out[seat]
     if out_set:
         return out + _cleared_set(out_set, y)
+    if viewer is not None and seat != viewer:
+        # another seat's hand: only its publicly taken cards are known to the viewer
+        return out + _seat_hand(s, seat, y, to_act, shown=s.known[seat])
     return out + _seat_hand(s, seat, y, to_act)
 
 
-def _seat_header(s: TrndState, seat: int, y: float, to_act: bool) -> list[str]:
+def _seat_header(
+    s: TrndState, seat: int, y: float, to_act: bool, viewer: int | None = None
+) -> list[str]:
     """The panel's frame (tinted once the seat cleared out, accented for the seat to act), the
     seat's name and its chips: to act, start, cleared out, final place."""
     x, w = PANEL_X, PANEL_W
@@ -44,9 +51,16 @@ def _seat_header(s: TrndState, seat: int, y: float, to_act: bool) -> list[str]:
             stroke_width=3 if to_act else 1,
         ),
         _rect(x, y, 7, PANEL_H, rx=3, fill=colour),
-        _text(x + 16, y + 21, f"Seat {seat}", size=15, fill=colour, font_weight="700"),
+        _text(
+            x + 16,
+            y + 21,
+            f"Seat {seat}{you(seat, viewer)}",
+            size=15,
+            fill=colour,
+            font_weight="700",
+        ),
     ]
-    cx: float = x + 80
+    cx: float = x + (124 if you(seat, viewer) else 80)
     chips: list[tuple[str, str]] = []
     if to_act:
         chips.append(("to act" if s.phase == "choose_action" else "discarding", ACCENT))
@@ -106,18 +120,22 @@ def _cleared_set(out_set: list[int], y: float) -> list[str]:
     return out
 
 
-def _seat_hand(s: TrndState, seat: int, y: float, to_act: bool) -> list[str]:
-    """The hand grouped by card type, each with its count."""
+def _seat_hand(
+    s: TrndState, seat: int, y: float, to_act: bool, shown: list[int] | None = None
+) -> list[str]:
+    """The hand grouped by card type, each with its count; with ``shown`` (per type, what the
+    viewer knows of it), only those cards face up and the others as one face-down stack."""
     x, w = PANEL_X, PANEL_W
     out: list[str] = []
-    hand = s.hands[seat]
-    total = sum(hand)
+    total = sum(s.hands[seat])
+    hand = s.hands[seat] if shown is None else shown
+    hidden = total - sum(hand)
     gx: float = x + 16
     # For the seat to act, underline the types that match the discard top (Action A needs one;
-    # a discard must be one of them).
-    matching = C.MATCHES[s.pile[-1]] if to_act else ()
+    # a discard must be one of them): only the viewer's own hand, or every hand in a replay.
+    matching = C.MATCHES[s.pile[-1]] if to_act and shown is None else ()
     # Card size shrinks only when many types must share the row left of the score column.
-    step = min(54.0, 372.0 / max(1, sum(1 for k in hand if k)))
+    step = min(54.0, 372.0 / max(1, sum(1 for k in hand if k) + (hidden > 0)))
     cw = min(38.0, step - 10)
     ch = cw * 1.38
     for t in C.TYPES:
@@ -129,6 +147,8 @@ def _seat_hand(s: TrndState, seat: int, y: float, to_act: bool) -> list[str]:
             out.append(_count_badge(gx + cw, y + 32, hand[t]))
             out.append("</g>")
             gx += step
+    if hidden:
+        out.append(card_back(gx, y + 30, cw, ch, hidden))
     if not total:
         out.append(_text(gx, y + 58, "no cards", size=12.5, fill=MUTED, font_style="italic"))
     out.append(

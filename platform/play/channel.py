@@ -74,7 +74,7 @@ class CacheChannel:
 
     def ask(self, request: HumanRequest) -> int | None:
         c, m, s = self.store, request.match_id, request.seat
-        pictures = _pictures(request.game, request.view, request.legal)
+        pictures = _pictures(request.game, request.view, request.legal, request.seat)
         c.set(
             key(m, s, "req"),
             {
@@ -110,11 +110,15 @@ class CacheChannel:
         self.store.set(key(match_id, seat, "done"), result, KEY_TTL_S)
 
 
-def _pictures(game: str, view: dict[str, Any] | None, legal: list[Any]) -> dict[str, Any]:
+def _pictures(
+    game: str, view: dict[str, Any] | None, legal: list[Any], seat: int
+) -> dict[str, Any]:
+    """The pictures as ``seat`` knows the position (others' hands as backs with counts: the
+    same picture on every poll, whatever ``view``'s redrawn hidden cards are)."""
     if view is None:
         return {"svg": None, "text": None, "targets": None}
     try:
-        svg = render_svg(game, view)
+        svg = render_svg(game, view, viewer=seat)
     except Exception:  # a picture is a nicety: the labels and the observation still play
         svg = None
     try:  # what each action is about on the picture: a click there chooses it
@@ -122,7 +126,7 @@ def _pictures(game: str, view: dict[str, Any] | None, legal: list[Any]) -> dict[
     except Exception:
         targets = None
     try:
-        text = render_text(game, view)
+        text = render_text(game, view, viewer=seat)
     except Exception:
         text = None
     return {"svg": svg, "text": text, "targets": targets}
