@@ -3,7 +3,8 @@
     python bench/replay_view_size.py [--seeds 10] [--browser] [--markdown]
 
 For each game, the longest of ``--seeds`` seeded matches between its built-in bots with the
-most seats the game takes (up to 5): its replay's size, its steps' JSON (what the site serves
+most seats the game takes (up to 5), and a TRND match of five random bots played to its
+round cap (the longest a real match gets): its replay's size, its steps' JSON (what the site serves
 one request at a time, SVG pictures included), the HTML file the command writes (every step
 embedded, gzip and base64, seat views included) and the time to write it. ``--browser`` also
 opens each file in Debian's chromium (``/usr/bin/chromium``, through Playwright, offline) and
@@ -63,8 +64,8 @@ def open_times(pages: dict[str, tuple[str, int]]) -> dict[str, float]:
     found = {}
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-        for slug, (page_text, total) in pages.items():
-            path = Path(folder) / f"{slug}.html"
+        for i, (slug, (page_text, total)) in enumerate(pages.items()):
+            path = Path(folder) / f"{i}.html"
             path.write_text(page_text, encoding="utf-8")
             context = browser.new_context(offline=True)
             tab = context.new_page()
@@ -86,6 +87,9 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     rows = {slug: measure(longest_match(slug, args.seeds)) for slug in registry.slugs()}
+    # the longest a real match gets: random TRND bots rarely reach the target, so play to the
+    # 60-round cap (thousands of decisions)
+    rows["trnd, 5 random bots"] = measure(run_match("trnd", ["builtin:random"] * 5, seed=1).replay)
     opened = {}
     if args.browser:
         opened = open_times({s: (r["page"], r["decisions"]) for s, r in rows.items()})

@@ -8,8 +8,9 @@ import argparse
 import sys
 import webbrowser
 from pathlib import Path
+from typing import Any
 
-from arena.cli.shared import EXIT_OK, Subcommands, stdout
+from arena.cli.shared import EXIT_OK, Subcommands, stderr, stdout
 
 
 def register_view(actions: Subcommands) -> None:
@@ -33,7 +34,6 @@ def register_view(actions: Subcommands) -> None:
 
 def run_view(args: argparse.Namespace) -> int:
     from arena.replay import ReplayError, load_replay
-    from arena.viewer.offline import viewer_page
     from arena.viewer.steps import ReplayUnavailable
 
     out = Path(args.out) if args.out else Path(args.file).with_suffix(".html")
@@ -41,7 +41,7 @@ def run_view(args: argparse.Namespace) -> int:
         raise ReplayError(f"{out} is the replay itself; name another file with -o")
     doc = load_replay(args.file)
     try:
-        page = viewer_page(doc)
+        page = _drawn(doc)
     except ReplayUnavailable as exc:
         raise ReplayError(f"{args.file}: {exc}") from None
     out.write_text(page, encoding="utf-8")
@@ -53,3 +53,23 @@ def run_view(args: argparse.Namespace) -> int:
     if args.open and not webbrowser.open(out.resolve().as_uri()):
         print(f"arena: warning: no web browser found; open {out} yourself", file=sys.stderr)
     return EXIT_OK
+
+
+def _drawn(doc: dict[str, Any]) -> str:
+    """The page, under a progress bar on a terminal: a long match is thousands of pictures."""
+    from arena.viewer.offline import viewer_page
+
+    if not sys.stderr.isatty():
+        return viewer_page(doc)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress
+
+    bar = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=stderr(),
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("drawing the steps", total=len(doc.get("decisions") or []) + 1)
+        return viewer_page(doc, progress=lambda n: bar.update(task, completed=n))

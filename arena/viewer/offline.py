@@ -2,9 +2,9 @@
 
 The page holds the site's viewer (``replay.js`` and ``replay.css`` inlined, the same markup)
 and every step's JSON, the same as the site's ``/matches/<id>/steps/<n>.json``, computed in
-one pass of the engine and embedded gzip-compressed and base64-encoded (the pictures of a
-long match are megabytes of SVG that compress some thirty-fold); the browser decodes them
-with ``DecompressionStream``. The replay's own logs, when it has some, feed the logs panel.
+one pass of the engine and embedded in gzip-compressed, base64-encoded parts
+(:mod:`arena.viewer.packing`) that the browser unpacks with ``DecompressionStream`` as the
+viewer reaches them. The replay's own logs, when it has some, feed the logs panel.
 
 No network and no server: the page's Content-Security-Policy (``default-src 'none'``, the
 inline script and style allowed by their SHA-256) forbids every request, so nothing in it
@@ -14,30 +14,37 @@ could reach out even by mistake.
 from __future__ import annotations
 
 import base64
-import gzip
 import hashlib
 import json
+from collections.abc import Callable, Iterator
 from html import escape
 from typing import Any
 
 from arena.viewer import ASSETS
 from arena.viewer.markup import json_block, notable_markup, viewer_markup
 from arena.viewer.notable import notable_decisions
+from arena.viewer.packing import pack_steps
 from arena.viewer.steps import all_steps, renderer_for, svg_renderer_for
 from games.base import GameError
 from games.registry import get_game
 
 
-def viewer_page(replay: dict[str, Any]) -> str:
-    """The whole page for ``replay`` (a replay document, docs/replay-format.md)."""
-    steps, views = [], []
-    for one, seat_views in all_steps(replay):
-        steps.append(one)
-        views.append(seat_views)
+def viewer_page(replay: dict[str, Any], progress: Callable[[int], None] | None = None) -> str:
+    """The whole page for ``replay`` (a replay document, docs/replay-format.md);
+    ``progress(n)`` is told each step computed (of ``len(decisions) + 1``)."""
+    first: list[dict[str, Any]] = []
+
+    def rows() -> Iterator[tuple[dict[str, Any], list[Any]]]:
+        for row in all_steps(replay):
+            if not first:
+                first.append(row[0])
+            yield row
+
+    packed = pack_steps(rows(), progress)
     names = seat_names(replay)
     slug = str(replay.get("game"))
     viewer = viewer_markup(
-        steps[0],
+        first[0],
         seats=sorted(names.items()),
         has_svg=svg_renderer_for(slug) is not None,
         has_text=renderer_for(slug) is not None,
@@ -51,8 +58,7 @@ def viewer_page(replay: dict[str, Any]) -> str:
             viewer,
             _notable(replay, names),
             json_block("replay-seats", {"names": names, "faults": _faults(replay)}),
-            '<script type="application/octet-stream" id="replay-steps">'
-            f"{packed_steps(steps, views)}</script>",
+            json_block("replay-steps", packed),
             json_block("replay-logs", {"seats": logs}) if logs else "",
         ]
     )
@@ -69,19 +75,6 @@ def viewer_page(replay: dict[str, Any]) -> str:
         f"<style>{style}</style>\n</head>\n<body>\n<main>\n{body}\n</main>\n"
         f"<script>{script}</script>\n</body>\n</html>\n"
     )
-
-
-def packed_steps(steps: list[dict[str, Any]], views: list[list[Any]]) -> str:
-    """Every step's JSON (``seat_view`` None) and every seat's view of it, as the page embeds
-    them: ``{"steps": [...], "seat_views": [[...], ...]}``, gzip, base64 (no ``<`` in it)."""
-    raw = json.dumps({"steps": steps, "seat_views": views}, separators=(",", ":"))
-    return base64.b64encode(gzip.compress(raw.encode(), compresslevel=9, mtime=0)).decode()
-
-
-def unpacked_steps(text: str) -> dict[str, Any]:
-    """The inverse of :func:`packed_steps` (what the page's script does)."""
-    data: dict[str, Any] = json.loads(gzip.decompress(base64.b64decode(text)))
-    return data
 
 
 def seat_names(replay: dict[str, Any]) -> dict[int, str]:

@@ -17,7 +17,8 @@ from arena.referee import run_match
 from arena.replay import save_replay
 from arena.viewer import ASSETS, steps
 from arena.viewer.notable import notable_decisions
-from arena.viewer.offline import _sha256, logs_of, unpacked_steps, viewer_page
+from arena.viewer.offline import _sha256, logs_of, viewer_page
+from arena.viewer.packing import PART_STEPS, unpack_steps
 from tests.viewer_replays import FAULT_AT, SLOW_AT, decision_steps, logged_replay
 
 CSP = "Content-Security-Policy"
@@ -112,19 +113,31 @@ def test_the_page_fetches_nothing(page: str, parsed: Elements) -> None:
 
 def test_embedded_steps_are_the_sites_step_json(replay: dict[str, Any], parsed: Elements) -> None:
     attrs, text = parsed.blocks["replay-steps"]
-    assert attrs["type"] == "application/octet-stream"
-    data = unpacked_steps(text)
+    assert attrs["type"] == "application/json"
+    packed = json.loads(text)
     total = len(replay["decisions"])
-    assert len(data["steps"]) == len(data["seat_views"]) == total + 1
-    for n in range(total + 1):
+    assert packed["total"] == total + 1 and packed["part_steps"] == PART_STEPS
+    assert len(packed["parts"]) == 2  # 83 steps: a whole part and the rest
+    rows = unpack_steps(packed)
+    assert len(rows) == total + 1
+    for n, (one, views) in enumerate(rows):
         # what the site's /matches/<id>/steps/<n>.json serves: steps.step, as JSON
-        site = json.loads(json.dumps(steps.step(replay, n)))
-        assert data["steps"][n] == site, n
+        assert one == json.loads(json.dumps(steps.step(replay, n))), n
         if n % 9 == 0 or n == total:  # the seat views: re-simulating each is quadratic
             for k in range(len(replay["seats"])):
                 site_view = json.loads(json.dumps(steps.step(replay, n, k)["seat_view"]))
-                assert data["seat_views"][n][k] == site_view, (n, k)
-    assert data["steps"][1]["svg"].startswith("<svg") and data["steps"][1]["state_text"]
+                assert views[k] == site_view, (n, k)
+    assert rows[1][0]["svg"].startswith("<svg") and rows[1][0]["state_text"]
+
+
+def test_steps_are_packed_as_they_come(replay: dict[str, Any]) -> None:
+    told: list[int] = []
+    page = viewer_page(replay, progress=told.append)
+    assert told == list(range(1, len(replay["decisions"]) + 2))
+    # no part holds more than PART_STEPS steps, so the writer never holds the whole match
+    packed = json.loads(page.split('id="replay-steps">', 1)[1].split("</script>", 1)[0])
+    sizes = [len(unpack_steps({"parts": [p]})) for p in packed["parts"]]
+    assert sizes == [PART_STEPS, len(replay["decisions"]) + 1 - PART_STEPS]
 
 
 @pytest.mark.parametrize(
@@ -199,8 +212,9 @@ def test_cli_writes_the_file_and_opens_it(
     assert capsys.readouterr().out.startswith(f"{written}: {len(replay['decisions'])} decisions")
     out = tmp_path / "elsewhere" / "v.html"
     out.parent.mkdir()
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)  # with its progress bar: the same
     assert main(["replay", "view", str(source), "-o", str(out), "--open"]) == 0
-    assert out.is_file() and opened == [out.resolve().as_uri()]
+    assert out.read_text() == written.read_text() and opened == [out.resolve().as_uri()]
 
 
 def test_cli_errors_are_one_line(tmp_path: Path, capsys: Any) -> None:

@@ -17,7 +17,8 @@ from matches.models import Match, MatchStatus
 from matches.services import create_match, dispatch_match
 
 from arena.viewer.notable import notable_decisions
-from arena.viewer.offline import unpacked_steps, viewer_page
+from arena.viewer.offline import viewer_page
+from arena.viewer.packing import unpack_steps
 from tests.viewer_replays import LOGGING_BOT, SLOW_AT, decision_steps
 
 
@@ -58,16 +59,15 @@ def client_of(name: str | None) -> Client:
 def test_the_offline_file_of_a_fetched_replay_holds_the_sites_steps(match: Match) -> None:
     client = Client()
     public = client.get(f"/matches/{match.pk}/replay.json").json()
-    embedded = unpacked_steps(
-        viewer_page(public).split('id="replay-steps">', 1)[1].split("</script>", 1)[0]
-    )
+    block = viewer_page(public).split('id="replay-steps">', 1)[1].split("</script>", 1)[0]
+    embedded = unpack_steps(json.loads(block))
     total = len(public["decisions"])
     for n in range(total + 1):
-        assert embedded["steps"][n] == client.get(f"/matches/{match.pk}/steps/{n}.json").json()
+        assert embedded[n][0] == client.get(f"/matches/{match.pk}/steps/{n}.json").json()
     for n in (0, 1, total):
         for seat in (0, 1):
             site = client.get(f"/matches/{match.pk}/steps/{n}.json?seat={seat}").json()
-            assert site["seat_view"] == embedded["seat_views"][n][seat]
+            assert site["seat_view"] == embedded[n][1][seat]
 
 
 @pytest.mark.parametrize(

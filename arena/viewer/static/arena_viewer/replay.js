@@ -7,8 +7,9 @@
 // fetched once from /matches/<id>/steps/<n>.json[?seat=k], where the server re-simulates the
 // state, and kept in a cache; the next steps are fetched ahead, so playing a long match never
 // waits on the server and never asks for a step twice. In the offline file every step is
-// embedded in the page (gzip, base64) and decoded once. A step whose decision ended a round
-// carries the position just before the next deal (round_end), shown as a frame of its own.
+// embedded in the page, in parts (gzip, base64) unpacked as the viewer reaches them. A step
+// whose decision ended a round carries the position just before the next deal (round_end),
+// shown as a frame of its own.
 //
 // Logs: the owner of a seat (on the site: /matches/<id>/logs.json; in the file: the replay's
 // own logs) sees, for the step on screen, the lines its bot wrote during that decision.
@@ -51,18 +52,31 @@
     return new Response(stream).text();
   }
 
-  function embeddedSteps(block) { // {"steps": [...], "seat_views": [[view per seat], ...]}
+  // {"part_steps": P, "total": N, "parts": [base64 of gzip of [steps, seat views], ...]}:
+  // a part is unpacked when a step of it is asked for, and a few are kept.
+  function embeddedSteps(block) {
     if (typeof DecompressionStream === "undefined") {
       const error = "This browser cannot unpack the steps in this file (it needs DecompressionStream: " +
         "Chromium 80, Firefox 113, Safari 16.4 or later).";
       return function () { return Promise.resolve({error: error}); };
     }
-    const all = gunzipBase64(block.textContent).then(JSON.parse);
+    const packed = JSON.parse(block.textContent);
+    const parts = new Map(); // part index -> Promise of its rows
+    function part(i) {
+      if (!parts.has(i)) {
+        parts.set(i, gunzipBase64(packed.parts[i]).then(JSON.parse));
+        if (parts.size > 4) parts.delete(parts.keys().next().value);
+      }
+      return parts.get(i);
+    }
     return function (n, seat) {
-      return all.then(function (data) {
-        const one = data.steps[n];
-        if (!one) return {error: "Step " + n + " is outside 0.." + (data.steps.length - 1) + "."};
-        return Object.assign({}, one, {seat_view: seat === "" ? null : data.seat_views[n][Number(seat)]});
+      if (!(n >= 0 && n < packed.total)) {
+        return Promise.resolve({error: "Step " + n + " is outside 0.." + (packed.total - 1) + "."});
+      }
+      const i = Math.floor(n / packed.part_steps);
+      return part(i).then(function (rows) {
+        const k = n - i * packed.part_steps;
+        return Object.assign({}, rows[0][k], {seat_view: seat === "" ? null : rows[1][k][Number(seat)]});
       });
     };
   }
