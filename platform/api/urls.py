@@ -34,6 +34,8 @@ urlpatterns = [
         ladder_api.HeadToHeadApi.as_view(),
         name="api-bot-head-to-head",
     ),
+    path("bots/<id:pk>/stats/", ratings_api.BotStatsApi.as_view(), name="api-bot-stats"),
+    path("bots/<id:pk>/compare/", ratings_api.VersionCompareApi.as_view(), name="api-bot-compare"),
     path("challenges/", ladder_api.ChallengesApi.as_view(), name="api-challenges"),
     path("matches/", matches_api.MatchListApi.as_view(), name="api-matches"),
     path("matches/<id:pk>/", matches_api.MatchDetailApi.as_view(), name="api-match"),

@@ -11,10 +11,13 @@ from arena.bot_code import human
 from bots.models import DESCRIPTION_MAX
 from bots.validation import language_choices, validate_bundle
 
+#: What a zip holds, said the same way by the field's help and the upload pages' side boxes.
+ZIP_LAYOUT = (
+    "a .zip of the bot's folder: its entry file (such as main.py) or build file (such as "
+    "Cargo.toml or go.mod) at the zip's top level, or inside one folder at its top level"
+)
 CODE_HELP = (
-    "One source file (main.py, main.js, Main.java, main.cpp, main.rs, main.go), or a .zip of "
-    "the bot's folder (its entry file or build file, such as Cargo.toml or go.mod, at the top "
-    "or inside one folder)."
+    f"One source file (main.py, main.js, Main.java, main.cpp, main.rs, main.go), or {ZIP_LAYOUT}."
 )
 LANGUAGE_HELP = "Recognised from the files; choose only when they could be several languages."
 

@@ -122,7 +122,8 @@ def set_version_status(
 
 def pin_version(*, bot: Bot, by: User, version: BotVersion | None) -> Bot:
     """Make ``bot`` play with ``version`` (None: back to its latest active version). Only its
-    owner may, and only with an active version of this bot."""
+    owner may, and only with an active (qualified) version of this bot. On the ladder, pin
+    through ``ladder.pinning.pin``, which also lifts a suspension the pin answers."""
     if bot.owner_id != by.pk:
         raise PermissionDenied("Only the bot's owner may choose its version.")
     if version is not None:
@@ -131,8 +132,8 @@ def pin_version(*, bot: Bot, by: User, version: BotVersion | None) -> Bot:
             raise ValidationError(f"v{version.number} is not a version of {bot.name}.")
         if version.status != VersionStatus.ACTIVE:
             raise ValidationError(
-                f"v{version.number} is {version.get_status_display().lower()}: only an active "
-                "(qualified) version can be pinned."
+                f"v{version.number} is {version.get_status_display().lower()}: only a qualified "
+                "version can be pinned."
             )
     bot.pinned_version = version
     bot.save(update_fields=["pinned_version"])

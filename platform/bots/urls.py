@@ -7,5 +7,4 @@ urlpatterns = [
     path("", views.bot_list, name="list"),
     path("new/", views.bot_create, name="create"),
     path("<id:pk>/upload/", views.bot_upload, name="upload"),
-    path("<id:pk>/pin/", views.bot_pin, name="pin"),
 ]

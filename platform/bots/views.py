@@ -1,6 +1,7 @@
 """Bot pages of the bots' own domain: the bot list, creating a bot, uploading a
-version, pinning one. A bot's own page and "My bots" compose several domains and
-live in ``site_pages.bot_page``; challenges are sent by ``ladder.views``."""
+version. A bot's own page and "My bots" compose several domains and live in
+``site_pages.bot_page``; challenges and pinning (which may lift a suspension) are
+``ladder.views``'."""
 
 from __future__ import annotations
 
@@ -16,14 +17,12 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
-from foundation.params import int_param
 from foundation.throttles import web_throttle
 
-from bots.forms import BotCreateForm, VersionUploadForm
+from bots.forms import ZIP_LAYOUT, BotCreateForm, VersionUploadForm
 from bots.models import Bot
 from bots.selectors import bots_search
-from bots.services import create_bot, pin_version, upload_version
+from bots.services import create_bot, upload_version
 
 UPLOADED_NOTE = (
     "{name} v{number} is uploaded. A worker checks that its code compiles, then it plays a "
@@ -71,7 +70,7 @@ def bot_create(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "bots/create.html",
-        {"form": form, "max_upload": settings.ARENA_UPLOAD_MAX_BYTES},
+        {"form": form, "max_upload": settings.ARENA_UPLOAD_MAX_BYTES, "zip_layout": ZIP_LAYOUT},
         status=400 if form.errors else 200,
     )
 
@@ -98,33 +97,8 @@ def bot_upload(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, UPLOADED_NOTE.format(name=bot.name, number=version.number))
             return redirect("bots:detail", pk=bot.pk)
     return render(
-        request, "bots/upload.html", {"form": form, "bot": bot}, status=400 if form.errors else 200
+        request,
+        "bots/upload.html",
+        {"form": form, "bot": bot, "zip_layout": ZIP_LAYOUT},
+        status=400 if form.errors else 200,
     )
-
-
-@login_required
-@require_POST
-def bot_pin(request: HttpRequest, pk: int) -> HttpResponse:
-    bot = get_object_or_404(Bot, pk=pk)
-    number = request.POST.get("version", "")
-    version = None
-    wanted = int_param(number, minimum=1, maximum=10**9)
-    if wanted is not None:
-        version = bot.versions.filter(number=wanted).first()
-        if version is None:
-            messages.error(request, f"{bot.name} has no version {number}.")
-            return redirect("bots:detail", pk=bot.pk)
-    try:
-        pin_version(bot=bot, by=cast(User, request.user), version=version)  # login_required
-    except PermissionDenied as exc:  # another's bot: said on its page, as any refusal
-        messages.error(request, str(exc))
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
-    else:
-        messages.success(
-            request,
-            f"{bot.name} now plays with v{version.number}."
-            if version
-            else f"{bot.name} now plays with its latest active version.",
-        )
-    return redirect("bots:detail", pk=bot.pk)

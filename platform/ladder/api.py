@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any, cast
 
 from bots.models import Bot
-from bots.services import pin_version
 from catalog.models import Game
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -25,6 +24,7 @@ from rest_framework.views import APIView
 from ladder import selectors
 from ladder.challenges import create_challenge
 from ladder.models import LadderEntry, LadderMatch
+from ladder.pinning import pin
 
 
 class LadderEntrySerializer(serializers.ModelSerializer):
@@ -137,12 +137,26 @@ class PinSerializer(serializers.Serializer):
     )
 
 
+class PinResultSerializer(serializers.Serializer):
+    version = serializers.IntegerField(allow_null=True, help_text="the version pinned, or null")
+    playing = serializers.IntegerField(
+        allow_null=True, help_text="the version it plays with now (null: none qualified)"
+    )
+    reinstated = serializers.BooleanField(
+        help_text="the pin lifted a suspension (another qualified version than the one whose "
+        "faults suspended the bot): it owes its placement matches again"
+    )
+    suspended = serializers.BooleanField(help_text="still suspended from the ladder")
+
+
 class PinApi(APIView):
-    """Choose the version a bot plays with (owner only; an active version, or null)."""
+    """Choose the version a bot plays with (owner only; a qualified version, or null). Pinning
+    a qualified version other than the one whose faults suspended the bot lifts the
+    suspension, as a new qualified upload does."""
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=PinSerializer, responses=PinSerializer)
+    @extend_schema(request=PinSerializer, responses=PinResultSerializer)
     def post(self, request: Request, pk: int) -> Response:
         bot = generics.get_object_or_404(Bot, pk=pk)
         data = PinSerializer(data=request.data)
@@ -154,8 +168,15 @@ class PinApi(APIView):
             if version is None:
                 raise ValidationError({"version": [f"{bot.name} has no version {number}."]})
         with refused_as("version"):
-            pin_version(bot=bot, by=cast(User, request.user), version=version)
-        return Response({"version": number})
+            result = pin(bot=bot, by=cast(User, request.user), version=version)
+        return Response(
+            {
+                "version": number,
+                "playing": result.playing.number if result.playing else None,
+                "reinstated": result.reinstated,
+                "suspended": result.still_suspended,
+            }
+        )
 
 
 class ChallengeCreateSerializer(serializers.Serializer):

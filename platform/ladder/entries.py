@@ -3,24 +3,39 @@ streak and a suspension."""
 
 from __future__ import annotations
 
+import logging
+
 from bots.models import Bot, VersionStatus
 from catalog.models import Game
 from django.conf import settings
 
 from ladder.models import LadderEntry
 
+log = logging.getLogger(__name__)
 
-def join_ladder(bot: Bot, *, new_version: bool) -> LadderEntry:
-    """Put ``bot`` on its game's ladder. A newly qualified version owes placement matches,
-    resets the fault streak and lifts a suspension (a new version is a fresh start)."""
+
+def join_ladder(bot: Bot, *, new_version: bool, cause: str = "") -> LadderEntry:
+    """Put ``bot`` on its game's ladder. A newly qualified version (or, ``ladder.pinning``,
+    another qualified version pinned) owes placement matches, resets the fault streak and
+    lifts a suspension (a new version is a fresh start); ``cause`` says which, in the log."""
     entry, created = LadderEntry.objects.select_for_update().get_or_create(
         bot=bot, defaults={"game_id": bot.game_id}
     )
+    if new_version and entry.suspended_at is not None:
+        log.info(
+            "bot %s (%s) back on the ladder: %s; it was suspended at %s: %s",
+            bot.pk,
+            bot.name,
+            cause or "a new version qualified",
+            entry.suspended_at.isoformat(),
+            entry.suspended_reason,
+        )
     if new_version or created:
         entry.placement_owed = 0 if bot.is_builtin else settings.ARENA_LADDER_PLACEMENT
         entry.fault_streak = 0
         entry.suspended_at = None
         entry.suspended_reason = ""
+        entry.suspended_version = None
         entry.save()
     return entry
 

@@ -71,6 +71,11 @@ class LadderEntry(models.Model):
     #: Set when the fault streak reached the limit; a new active version lifts it.
     suspended_at = models.DateTimeField(null=True, blank=True)
     suspended_reason = models.TextField(blank=True)
+    #: The version whose faults suspended it: pinning another qualified version lifts the
+    #: suspension (``ladder.pinning``), pinning this one does not.
+    suspended_version = models.ForeignKey(
+        "bots.BotVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     ladder_matches = models.PositiveIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
     last_match_at = models.DateTimeField(null=True, blank=True)

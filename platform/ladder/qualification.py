@@ -117,7 +117,7 @@ def qualification_done(lm: LadderMatch, match: Match) -> None:
     seat = next(s for s in match.seats.all() if s.bot_version_id == version.pk)
     if seat.status in ("", "ok"):
         set_version_status(version, VersionStatus.ACTIVE)
-        join_ladder(version.bot, new_version=True)
+        join_ladder(version.bot, new_version=True, cause=f"v{version.number} qualified")
         return
     set_version_status(
         version,

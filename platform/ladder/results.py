@@ -54,11 +54,13 @@ def _ladder_done(match: Match) -> None:
             entry.fault_streak += 1
             if entry.fault_streak >= limit and entry.suspended_at is None:
                 entry.suspended_at = now
+                entry.suspended_version = seat.bot_version
                 entry.suspended_reason = (
                     f"Suspended from the ladder: {entry.fault_streak} ladder matches in a row "
                     f"ended in a fault (the last, match {match.pk}: "
                     f"{seat.get_status_display().lower()}, {fault_text(seat)}). "
-                    "Upload a new version: once it qualifies, the bot is back."
+                    "Pin another qualified version to bring it back now, or upload a new "
+                    "version: once that qualifies, the bot is back."
                 )
         else:
             entry.fault_streak = 0
@@ -71,5 +73,6 @@ def _ladder_done(match: Match) -> None:
             "fault_streak",
             "suspended_at",
             "suspended_reason",
+            "suspended_version",
         ],
     )

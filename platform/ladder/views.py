@@ -1,4 +1,5 @@
-"""Ladder pages: sending a challenge from a bot's page (the result is the normal match page)."""
+"""Ladder pages: sending a challenge from a bot's page (the result is the normal match page),
+and pinning a version (which may bring a suspended bot back)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,15 @@ from bots.models import Bot
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
-from foundation.params import id_param
+from foundation.params import id_param, int_param
 from foundation.throttles import web_throttle
 
 from ladder.challenges import create_challenge
+from ladder.pinning import pin, pinned_message
 
 
 @login_required
@@ -39,3 +41,28 @@ def bot_challenge(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("bots:detail", pk=target.pk)
     messages.success(request, f"Challenge sent: match #{match.pk} (friendly, unrated).")
     return redirect("matches:detail", pk=match.pk)
+
+
+@login_required
+@require_POST
+def bot_pin(request: HttpRequest, pk: int) -> HttpResponse:
+    """Pin the posted version number of bot ``pk`` (none: unpin); said on the bot's page."""
+    bot = get_object_or_404(Bot, pk=pk)
+    number = request.POST.get("version", "")
+    version = None
+    wanted = int_param(number, minimum=1, maximum=10**9)
+    if wanted is not None:
+        version = bot.versions.filter(number=wanted).first()
+        if version is None:
+            messages.error(request, f"{bot.name} has no version {number}.")
+            return redirect("bots:detail", pk=bot.pk)
+    try:
+        result = pin(bot=bot, by=cast(User, request.user), version=version)  # login_required
+    except PermissionDenied as exc:  # another's bot: said on its page, as any refusal
+        messages.error(request, str(exc))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        say = messages.warning if result.still_suspended else messages.success
+        say(request, pinned_message(result))
+    return redirect("bots:detail", pk=bot.pk)

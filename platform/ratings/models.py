@@ -82,3 +82,76 @@ class RatingChange(models.Model):
     @property
     def ordinal_after(self) -> float:
         return Skill(self.mu_after, self.sigma_after).ordinal
+
+
+# ---------------------------------------------------------------- counters that explain it
+# Kept by ``ratings.stats`` as each rated match is recorded (never summed over the history
+# when a page is read); ``ratings.stat_tally`` adds them up.
+
+
+class SeatStat(models.Model):
+    """One version's rated matches at one table size in one seat."""
+
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="+")
+    version = models.ForeignKey("bots.BotVersion", on_delete=models.CASCADE, related_name="+")
+    #: Seats at the table (the match's size).
+    players = models.PositiveSmallIntegerField()
+    #: 0-based, as everywhere.
+    seat = models.PositiveSmallIntegerField()
+    played = models.PositiveIntegerField(default=0)
+    #: Matches it finished first in (a shared first place counts).
+    firsts = models.PositiveIntegerField(default=0)
+    #: The sum of its finishing places (average place = rank_sum / played).
+    rank_sum = models.PositiveIntegerField(default=0)
+    #: What these matches did to the bot's Elo, added up.
+    elo_change = models.FloatField(default=0.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "players", "seat"], name="seatstat_unique_version_seat"
+            ),
+        ]
+        indexes = [models.Index(fields=["bot"], name="seatstat_bot")]
+
+
+class OpponentStat(models.Model):
+    """One version's rated record against one other bot: who finished ahead, match by match."""
+
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="+")
+    version = models.ForeignKey("bots.BotVersion", on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="+")
+    met = models.PositiveIntegerField(default=0)
+    ahead = models.PositiveIntegerField(default=0)
+    level = models.PositiveIntegerField(default=0)
+    behind = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "opponent"], name="opponentstat_unique_version_opponent"
+            ),
+        ]
+        indexes = [models.Index(fields=["bot"], name="opponentstat_bot")]
+
+
+class VersionPeriod(models.Model):
+    """The bot's Elo over the rated matches one of its versions played (its active period)."""
+
+    version = models.OneToOneField(
+        "bots.BotVersion", primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="+")
+    matches = models.PositiveIntegerField(default=0)
+    first_at = models.DateTimeField(null=True, blank=True)
+    last_at = models.DateTimeField(null=True, blank=True)
+    elo_start = models.FloatField(default=DEFAULT_ELO)
+    elo_end = models.FloatField(default=DEFAULT_ELO)
+    elo_high = models.FloatField(default=DEFAULT_ELO)
+    elo_low = models.FloatField(default=DEFAULT_ELO)
+    #: Elo after every ``stride``-th match of the version, at most ``stat_tally.MAX_POINTS``.
+    points = models.JSONField(default=list, blank=True)
+    stride = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        indexes = [models.Index(fields=["bot"], name="versionperiod_bot")]

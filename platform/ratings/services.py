@@ -10,6 +10,7 @@ from matches.models import Match, MatchSeat
 
 from arena.contract import MatchStatus
 from arena.ratings import PROVISIONAL_MATCHES, MatchRecord, Skill, elo_match, openskill_match
+from ratings import stats
 from ratings.models import Rating, RatingChange
 
 
@@ -81,6 +82,8 @@ def rate_match(match: Match, seats: Sequence[MatchSeat]) -> bool:
     )
     # Unique per (match, seat): a second rating of the same match fails instead of counting twice.
     RatingChange.objects.bulk_create(changes)
+    # The counters that explain the rating, under the same locks (ratings.stats).
+    stats.count_rated(match, seats, changes)
     return True
 
 
@@ -115,6 +118,7 @@ def recalculate(game_id: int | None = None) -> int:
         )
         changes.delete()
         scope.delete()
+        stats.clear(game_id)
         for stub in ordered:
             match = Match.objects.select_related("game").get(pk=stub.pk)
             seats = list(match.seats.select_related("bot_version").order_by("seat"))

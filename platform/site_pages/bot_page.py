@@ -6,10 +6,11 @@ lives at the top (site_pages), not in any of them."""
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 from bots.charts import rating_chart_svg
 from bots.models import Bot, BotVersion
-from bots.selectors import bots_search
+from bots.selectors import bots_search, playing_versions
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -17,7 +18,9 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from foundation import stamps
 from ladder import selectors as ladder_selectors
+from ladder.models import LadderEntry
 from matches.selectors import match_rows
+from ratings import stats
 from ratings.models import Rating
 from ratings.selectors import rating_history
 
@@ -27,22 +30,44 @@ def _chart(bot: Bot) -> str:
     return mark_safe(rating_chart_svg([p.elo for p in history]))
 
 
-def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    bot = get_object_or_404(Bot.objects.select_related("owner", "game", "pinned_version"), pk=pk)
-    is_owner = request.user == bot.owner
+def _versions(bot: Bot, entry: LadderEntry | None) -> tuple[list[BotVersion], list[int]]:
+    """The bot's versions, newest first, each with its qualification match; and the numbers of
+    the qualified versions whose pin would lift its suspension (none when not suspended)."""
     versions = list(bot.versions.order_by("-number"))
     qualification = ladder_selectors.qualification_matches(versions)
     for v in versions:
         v.qualification_match_id = qualification.get(v.pk)  # type: ignore[attr-defined]
-    own_bots = (
-        list(
-            Bot.objects.filter(owner=request.user, game=bot.game)
-            .exclude(pk=bot.pk)
-            .order_by("name")
-        )
-        if request.user.is_authenticated
-        else []
-    )
+    lifting = []
+    if entry is not None and entry.is_suspended:
+        lifting = [
+            v.number
+            for v in versions
+            if v.is_active and v.held_at is None and v.pk != entry.suspended_version_id
+        ]
+    return versions, lifting
+
+
+def _challenge(request: HttpRequest, bot: Bot) -> dict[str, Any]:
+    """The challenge form's choices: the user's own bots of the game, and how many more bots
+    may sit at the table besides the two (at least, at most)."""
+    if not request.user.is_authenticated:
+        return {"own_bots": [], "challenges_left": 0}
+    game = bot.game
+    return {
+        "own_bots": list(
+            Bot.objects.filter(owner=request.user, game=game).exclude(pk=bot.pk).order_by("name")
+        ),
+        "other_opponents": ladder_selectors.challenge_candidates(bot),
+        "challenges_left": ladder_selectors.challenges_left(request.user),
+        "extra_min": max(0, game.min_players - 2),
+        "extra_max": max(0, game.max_players - 2),
+    }
+
+
+def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    bot = get_object_or_404(Bot.objects.select_related("owner", "game", "pinned_version"), pk=pk)
+    entry = ladder_selectors.ladder_entry(bot)
+    versions, lifting = _versions(bot, entry)
     return render(
         request,
         "site_pages/bot.html",
@@ -51,22 +76,20 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "versions": versions,
             "playing": bot.playing_version(),
             "rating": Rating.objects.filter(bot=bot, game=bot.game).first(),
-            "entry": ladder_selectors.ladder_entry(bot),
+            "entry": entry,
+            "lifting_versions": lifting,
             # Read only when the history parts are drawn (a cache miss): the template calls
             # them; they change only when a match of the bot is recorded.
             "history_stamp": stamps.current(ladder_selectors.history_stamp_key(bot.pk)),
             "chart": partial(_chart, bot),
             "form_rows": partial(ladder_selectors.recent_form, bot),
             "head_to_head": partial(ladder_selectors.head_to_head, bot),
+            "splits": partial(stats.splits, bot),
             "matches": match_rows(bot=bot.pk)[:15],
-            "is_owner": is_owner,
-            "own_bots": own_bots,
-            "other_opponents": ladder_selectors.challenge_candidates(bot),
-            "challenges_left": ladder_selectors.challenges_left(request.user)
-            if request.user.is_authenticated
-            else 0,
+            "is_owner": request.user == bot.owner,
             "placement_matches": settings.ARENA_LADDER_PLACEMENT,
             "suspend_after": settings.ARENA_LADDER_SUSPEND_AFTER,
+            **_challenge(request, bot),
         },
     )
 
@@ -83,9 +106,11 @@ def my_bots(request: HttpRequest) -> HttpResponse:
         v.qualification_match_id = qualification.get(v.pk)  # type: ignore[attr-defined]
         by_bot.setdefault(v.bot_id, []).append(v)
     entries = ladder_selectors.ladder_entries(bots)
+    playing = playing_versions([b.pk for b in bots])
     rows = [
         {
             "bot": b,
+            "playing": playing.get(b.pk),
             "versions": by_bot.get(b.pk, []),
             "entry": entries.get(b.pk),
             "matches": match_rows(bot=b.pk)[:5],

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from site_pages import bot_page, game_page, views
+from site_pages import bot_page, game_page, version_compare, views
 
 app_name = "site_pages"
 urlpatterns = [
@@ -16,4 +16,5 @@ game_pages = [path("<slug:slug>/", game_page.game_detail, name="detail")]
 bot_pages = [
     path("mine/", bot_page.my_bots, name="mine"),
     path("<id:pk>/", bot_page.bot_detail, name="detail"),
+    path("<id:pk>/compare/", version_compare.compare, name="compare"),
 ]

@@ -163,7 +163,7 @@ def test_pinning_and_playing_version(
     with pytest.raises(PermissionDenied, match="owner"):
         pin_version(bot=user_bot, by=other_user, version=v2)
     v3 = upload_version(bot=user_bot, filename="main.py", data=CRASH_SOURCE)
-    with pytest.raises(ValidationError, match="only an active"):
+    with pytest.raises(ValidationError, match="only a qualified"):
         pin_version(bot=user_bot, by=user, version=v3)
 
 
