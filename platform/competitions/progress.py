@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from arena.tournament_legend import ordering_note
 from competitions.models import Tournament, TournamentStatus
 from competitions.selectors import tournament_standings
 
@@ -88,14 +89,20 @@ def follow_tournament(tournament: Tournament, *, label: str, poll_s: float = 0.5
 
 def print_standings(tournament: Tournament) -> None:
     tournament.refresh_from_db()
-    table = Table(title=f"{tournament.name} ({tournament.game.name}): {tournament.status}")
-    for col in ("#", "bot", "matches", "wins", "avg rank", "avg score", "faults", "Elo", "ordinal"):
+    table = Table(
+        title=f"{tournament.name} ({tournament.game.name}): {tournament.status}",
+        caption=ordering_note(tournament.format),
+        caption_justify="left",
+    )
+    columns = ("#", "bot", "points", "matches", "wins", "avg rank", "avg score", "faults")
+    for col in (*columns, "Elo", "ordinal"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for row in tournament_standings(tournament):
         s = row.standing
         table.add_row(
             str(row.position),
             row.version.label,
+            f"{row.points:.2f}",
             str(s.matches),
             str(s.wins),
             f"{s.avg_rank:.2f}" if s.avg_rank is not None else "-",

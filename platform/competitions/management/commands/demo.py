@@ -1,11 +1,16 @@
 """``manage.py demo``: load the games, then play a short round robin of built-in bots for
 every game with a progress bar, and print the standings. Safe to run again: each run adds a
-new tournament and the ratings keep moving."""
+new tournament and the ratings keep moving.
+
+Each game's field is as big as lets the *whole* round robin fit in ``--matches``, so that every
+bot plays as many matches as the others (a round robin cut short leaves some with fewer, or
+none); the command says how many each played, and why a bigger field was left out."""
 
 from __future__ import annotations
 
 import logging
 import zlib
+from dataclasses import dataclass
 from typing import Any
 
 from bots.models import Bot, BotVersion
@@ -14,10 +19,12 @@ from catalog.models import Game
 from catalog.services import sync_games
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
-from django.db.models import Max
+from django.db.models import Count, Max
 from foundation.workers import background_workers
+from matches.models import MatchSeat
 
-from competitions.models import Tournament
+from arena.formats import FormatOptions, total_matches
+from competitions.models import Tournament, TournamentFormat
 from competitions.progress import console, follow_tournament, print_standings
 from competitions.services.tournaments import create_tournament, start_tournament
 from games.registry import slugs
@@ -55,6 +62,62 @@ def demo_entrants(game: Game, players: int) -> list[BotVersion]:
             bots.append(bot)
         copy += 1
     return [v for b in bots if (v := b.latest_version()) is not None]
+
+
+def round_robin_matches(entrants: int, players: int) -> int:
+    """The whole demo round robin: every combination, ``players`` games each (seats rotated)."""
+    opts = FormatOptions(players=players, games_per_table=players)
+    return total_matches(TournamentFormat.ROUND_ROBIN, entrants, opts)
+
+
+@dataclass(frozen=True)
+class DemoField:
+    entrants: list[BotVersion]
+    left_out: int  # bots of the full field that did not fit in the budget
+    wanted: int  # the full field
+
+
+def demo_field(game: Game, players: int, budget: int, *, program_bot: bool) -> DemoField:
+    """The demo's entrants for one game: the built-ins first, then the starter program bot
+    (unless left out), then numbered copies; as many as let the whole round robin fit in
+    ``budget`` matches. One full table (``players`` bots) always fits: every match seats all
+    of them, so a cut leaves them even too."""
+    bots = demo_entrants(game, players)
+    if program_bot:
+        bots.insert(len(ensure_builtin_bots(game)), starter_entrant(game))
+    fits = [n for n in range(players, len(bots) + 1) if round_robin_matches(n, players) <= budget]
+    size = max(fits, default=players)
+    return DemoField(entrants=bots[:size], left_out=len(bots) - size, wanted=len(bots))
+
+
+def field_note(t: Tournament, field: DemoField, players: int, budget: int) -> str:
+    """One line under a demo tournament's table: how many matches each bot played, and why
+    not more bots, or why not as many for each, when the budget decided it."""
+    played = dict.fromkeys((v.pk for v in field.entrants), 0)
+    seats = MatchSeat.objects.filter(match__competition_link__tournament=t)
+    for row in seats.values("bot_version").annotate(n=Count("match", distinct=True)):
+        played[row["bot_version"]] = row["n"]
+    lo, hi = min(played.values()), max(played.values())
+    whole = round_robin_matches(len(field.entrants), players)
+    if lo == hi:
+        note = f"Every bot played {lo} match{'es' if lo != 1 else ''}"
+        note += (
+            f": the whole round robin of {len(field.entrants)} bots."
+            if whole <= budget
+            else f" (one table of {players}; --matches {budget} cut its {whole} matches)."
+        )
+    else:
+        note = (
+            f"Bots played {lo} to {hi} matches: --matches {budget} cut the round robin of "
+            f"{whole}; run with --matches {whole} for an even table."
+        )
+    if field.left_out:
+        more = round_robin_matches(field.wanted, players)
+        note += (
+            f" {field.left_out} more bot{'s' if field.left_out != 1 else ''} would make it "
+            f"{more} matches: run with --matches {more} to field all {field.wanted}."
+        )
+    return note
 
 
 def starter_entrant(game: Game) -> BotVersion:
@@ -131,7 +194,8 @@ class Command(BaseCommand):
             type=int,
             default=12,
             metavar="N",
-            help="matches per game at most (default 12)",
+            help="matches per game at most (default 12); each game's field is as big as lets "
+            "the whole round robin fit, so that every bot plays as many matches",
         )
         parser.add_argument(
             "--players",
@@ -185,22 +249,22 @@ class Command(BaseCommand):
         for slug in chosen:
             game = games[slug]
             players = game.clamp_players(opts["players"] or 2)
-            entrants = demo_entrants(game, players)
-            if not opts["no_program_bot"]:
-                entrants.append(starter_entrant(game))
+            budget = opts["matches"]
+            field = demo_field(game, players, budget, program_bot=not opts["no_program_bot"])
             t = create_tournament(
                 organiser=system_user(),
                 game=game,
                 name=f"Demo {game.name} #{runs}",
-                entrants=entrants,
+                entrants=field.entrants,
                 players_per_match=players,
                 games_per_pairing=players,
                 seed=game_seed(seed, slug),
-                max_matches=opts["matches"],
+                max_matches=budget,
             )
             start_tournament(t)
             follow_tournament(t, label=f"{game.name} ({players} seats)")
             print_standings(t)
+            console.print(field_note(t, field, players, budget))
         if served is not None:
             address, url = served
             console.print(
