@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 import pytest
-from bots.models import Bot, BotVersion, VersionStatus
+from bots.models import BotVersion, VersionStatus
 from django.apps import apps
 from django.core.cache import cache
 from django.db import connection
@@ -21,8 +21,6 @@ from ratings.models import OpponentStat, Rating, RatingChange, SeatStat, Version
 from ratings.services import recalculate
 from ratings.stat_backfill import backfill
 from ratings.stat_tally import MAX_POINTS, Period
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from tests.scale.conftest import History
 
