@@ -46,7 +46,7 @@ def _as_rows(qs: QuerySet[Match]) -> QuerySet[Match]:
     seats = _seats("seat", "rank", "score", "bot_version__bot__name")
     return (
         qs.select_related("game")
-        .only("id", "status", "created_at", "game__name", "game__slug")
+        .only("id", "status", "kind", "created_at", "game__name", "game__slug")
         .prefetch_related(Prefetch("seats", seats))
     )
 

@@ -18,6 +18,7 @@ from foundation.fields import IdField, LookupField
 from foundation.limits import error_response
 from foundation.params import int_param
 
+from arena import contract
 from arena.viewer import steps as replay_steps
 from arena.viewer.markup import notable_markup, viewer_markup
 from arena.viewer.notable import notable_decisions
@@ -29,6 +30,9 @@ from matches.selectors import keyset_page, match_detail, match_rows
 PAGE_SIZE = 25
 #: Rendered steps of finished matches: kept a day in Django's cache, a day in browsers.
 STEP_CACHE_SECONDS = 24 * 3600
+#: The match status a page polls: shared caches and browsers may keep it this long (the page
+#: polls every 2 s, so a result shows at most a few seconds late).
+STATUS_CACHE_SECONDS = 2
 
 
 class MatchFilterForm(forms.Form):
@@ -86,7 +90,7 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
     sha = replays.replay_sha(match.pk)
     try:
         if sha is None:
-            raise replay_steps.ReplayUnavailable("This match has no replay.")
+            raise replay_steps.ReplayUnavailable(_no_replay_note(match))
         first = json.loads(_rendered_step(match.pk, sha, 0))
     except replay_steps.ReplayUnavailable as exc:
         note = str(exc)
@@ -103,10 +107,44 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
             },
             "notable": _notable(request, match, seats, sha) if first and sha else [],
             "replay_note": note,
+            # Until it ends, the page's script polls status.json and redraws on a new stamp.
+            "live": not match.is_done,
+            "stamp": status_stamp(match.status, match.attempts),
             # as JSON values (true, "points"), the way bots and the API spell them
             "option_rows": [(k, json.dumps(v)) for k, v in (match.options or {}).items()],
         },
     )
+
+
+def _no_replay_note(match: Match) -> str:
+    if match.is_done:
+        return "This match has no replay."
+    return (
+        f"This match is {match.get_status_display().lower()}: its result and replay appear "
+        "here when it ends (this page follows it, no reload needed)."
+    )
+
+
+def status_stamp(status: str, attempts: int) -> str:
+    """What the match page shows changes only with the status (and with a new attempt of a
+    match sent again): the page redraws when this changes."""
+    return f"{status}.{attempts}"
+
+
+@require_GET
+def match_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """The small JSON a match page polls until the match ends: one query by primary key, and
+    cacheable for a moment (however many people watch, a cache in front answers most polls)."""
+    row = Match.objects.filter(pk=pk).values_list("status", "attempts").first()
+    if row is None:
+        return JsonResponse({"error": f"No match {pk}"}, status=404)
+    status, attempts = row
+    done = contract.MatchStatus(status).is_done
+    response = JsonResponse(
+        {"status": status, "done": done, "stamp": status_stamp(status, attempts)}
+    )
+    response["Cache-Control"] = f"public, max-age={STATUS_CACHE_SECONDS}"
+    return response
 
 
 def _viewer(match: Match, seats: list[MatchSeat], first: dict) -> SafeString:
@@ -155,7 +193,7 @@ def match_step(request: HttpRequest, pk: int, n: int) -> HttpResponse:
     seat = int_param(raw, maximum=99) if raw else None
     if raw and seat is None:
         return JsonResponse({"error": f"seat must be a seat number, got {raw[:20]!r}"}, status=400)
-    variant = "" if seat is None else f"seat={seat}"
+    variant = _seat_variant(seat)
     etag = f'"{replays.step_cache_key(sha, n, variant).split(":", 1)[1]}"'
     if etag in request.headers.get("If-None-Match", ""):
         return _step_headers(HttpResponseNotModified(), etag, variant)
@@ -169,13 +207,19 @@ def match_step(request: HttpRequest, pk: int, n: int) -> HttpResponse:
 def _rendered_step(pk: int, sha: str, n: int, seat: int | None = None) -> str:
     """Step ``n`` (seen by ``seat``, if given) of the replay with this SHA-256 as JSON text:
     from Django's cache, else re-simulated once and cached (a stored replay never changes)."""
-    key = replays.step_cache_key(sha, n, "" if seat is None else f"seat={seat}")
+    key = replays.step_cache_key(sha, n, _seat_variant(seat))
     body = cache.get(key)
     if body is None:
         data = replay_steps.step(replays.decoded(sha, match_id=pk), n, seat)
         body = json.dumps(data, separators=(",", ":"))
         cache.set(key, body, STEP_CACHE_SECONDS)
     return body
+
+
+def _seat_variant(seat: int | None) -> str:
+    # "drawn": a seat's step has its pictures drawn for that seat (hidden cards as backs); the
+    # mark keeps steps cached before that change (whole-board pictures) from being served
+    return "" if seat is None else f"seat={seat};drawn"
 
 
 def _step_headers(response: HttpResponse, etag: str, variant: str) -> HttpResponse:
