@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import django_filters
+from django.conf import settings
 from django.http import HttpResponse, HttpResponseBase, HttpResponseNotModified
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -19,7 +20,7 @@ from rest_framework.views import APIView
 
 from matches import replays, seat_logs
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
-from matches.selectors import COMPETITION_LINK, api_matches
+from matches.selectors import COMPETITION_LINK, api_matches, bounded_count
 
 _GZIP = re.compile(r"\bgzip\b")
 #: A stored replay never changes: caches may keep it for a year.
@@ -144,16 +145,57 @@ class MatchFilter(django_filters.FilterSet):
 
 
 class MatchCursorPagination(CursorPagination):
-    """Keyset pages by id, newest first: the same cost at any depth, no COUNT(*)."""
+    """Keyset pages by id, newest first: the same cost at any depth. With them, a bounded
+    count of the matches that fit the filters (``count``, at most ``ARENA_MATCH_COUNT_LIMIT``;
+    ``count_capped`` when more fit): never a COUNT over every match stored."""
 
     ordering = "-id"
     page_size = 50
+
+    def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> Any:
+        self.count, self.count_capped = bounded_count(queryset, settings.ARENA_MATCH_COUNT_LIMIT)
+        return super().paginate_queryset(queryset, request, view)
+
+    def get_paginated_response(self, data: Any) -> Response:
+        return Response(
+            {
+                "count": self.count,
+                "count_capped": self.count_capped,
+                "next": self.get_next_link(),
+                "previous": self.get_previous_link(),
+                "results": data,
+            }
+        )
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        paged = super().get_paginated_response_schema(schema)
+        limit = settings.ARENA_MATCH_COUNT_LIMIT
+        paged["properties"] = {
+            "count": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": limit,
+                "example": 123,
+                "description": "How many matches fit the filters (all pages, not only this "
+                f"one), counted up to {limit}: when more fit, this is {limit} and "
+                "count_capped is true.",
+            },
+            "count_capped": {
+                "type": "boolean",
+                "description": f"true: more than {limit} matches fit the filters (count "
+                "stops there); false: count is exact.",
+            },
+            **paged["properties"],
+        }
+        paged["required"] = ["count", "count_capped", *paged.get("required", [])]
+        return paged
 
 
 class MatchListApi(generics.ListAPIView):
     """Matches, newest first; filter with ``?game=slug``, ``?bot=id``, ``?status=``,
     ``?kind=`` and ``?mine=true`` (your bots' matches). Pages follow ``next``/``previous``
-    (opaque cursors)."""
+    (opaque cursors); ``count`` says how many matches fit the filters, up to a bound
+    (``count_capped``: more than that)."""
 
     serializer_class = MatchSerializer
     filterset_class = MatchFilter

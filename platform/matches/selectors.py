@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from django.db.models import Model, Prefetch, QuerySet
+from django.db.models import Model, OuterRef, Prefetch, QuerySet, Subquery
 
 from matches.models import Match, MatchSeat
 
@@ -27,10 +27,19 @@ def _seats(*only: str) -> QuerySet[MatchSeat]:
     return qs.only("match", *only) if only else qs
 
 
+def _with_people(seats: QuerySet[MatchSeat]) -> QuerySet[MatchSeat]:
+    """Each seat's ``person_name``: the username of the person who played it (play's row,
+    found by the reverse relation ``people`` as ``rating_changes`` is: no import), else None.
+    A subquery on play's unique (match, seat) index, in the seats' own query: no query more."""
+    people = cast(type[Model], Match._meta.get_field("people").related_model)._default_manager
+    person = people.filter(match=OuterRef("match"), seat=OuterRef("seat")).values("user__username")
+    return seats.annotate(person_name=Subquery(person[:1]))
+
+
 def _with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
     # A version's texts (a failed one's stderr: kilobytes) and a bot's description are never
     # shown with a match: not read for every seat.
-    seats = _seats().defer(
+    seats = _with_people(_seats()).defer(
         "bot_version__failure_stderr", "bot_version__status_reason", "bot_version__bot__description"
     )
     # rating_changes: the ratings app's rows for this match, by reverse relation (no import);
@@ -43,7 +52,7 @@ def _with_seats(qs: QuerySet[Match]) -> QuerySet[Match]:
 def _as_rows(qs: QuerySet[Match]) -> QuerySet[Match]:
     """Only what a table of matches on a page shows (site_pages/_match_rows.html): no JSON
     column decoded, no rating changes, four columns of each seat."""
-    seats = _seats("seat", "rank", "score", "bot_version__bot__name")
+    seats = _with_people(_seats("seat", "rank", "score", "bot_version__bot__name"))
     return (
         qs.select_related("game")
         .only("id", "status", "kind", "created_at", "game__name", "game__slug")
@@ -112,6 +121,13 @@ def match_rows(
 ) -> QuerySet[Match]:
     """Matches for the tables of the pages (see ``_narrowed``): only the columns they show."""
     return _as_rows(_narrowed(game, bot, status))
+
+
+def bounded_count(qs: QuerySet[Match], limit: int) -> tuple[int, bool]:
+    """How many matches ``qs`` holds, counting at most ``limit`` (one query: a COUNT over a
+    subquery of ``limit + 1`` ids, read from an index); and whether there are more."""
+    found = qs.order_by().values("pk")[: limit + 1].count()
+    return min(found, limit), found > limit
 
 
 def match_detail(pk: int) -> Match:

@@ -25,6 +25,9 @@ ARENA_RECORD_RETRIES = int(os.environ.get("ARENA_RECORD_RETRIES", "8"))
 #: backoff) before handing it back to the queue: it never acknowledges what it could not claim.
 ARENA_CLAIM_PATIENCE_S = env_int("ARENA_CLAIM_PATIENCE_S", 60)
 ARENA_SWEEP_BATCH = 200
+#: The API's match list counts the matches that fit its filters up to this many, never more
+#: (a count over every match stored would grow with the site): beyond, ``count_capped`` is true.
+ARENA_MATCH_COUNT_LIMIT = int(os.environ.get("ARENA_MATCH_COUNT_LIMIT", "10000"))
 # --- People at the table (platform/play, docs/human-play.md) ---------------------------------
 #: A person's time per decision; no answer by then forfeits the seat (like a bot's timeout).
 ARENA_HUMAN_MOVE_S = int(os.environ.get("ARENA_HUMAN_MOVE_S", "300"))
