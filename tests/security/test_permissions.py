@@ -47,6 +47,7 @@ MATRIX = [
     Row("step", "get", "/matches/{match}/steps/0.json", dict.fromkeys(ROLES, 404)),
     Row("tournament_list", "get", "/tournaments/", ALL),
     Row("tournament_detail", "get", "/tournaments/{tournament}/", ALL),
+    Row("tournament_status", "get", "/tournaments/{tournament}/status.json", ALL),
     Row("tournament_new", "get", "/tournaments/new/", only({G: 200, S: 200}, 403, LOGIN)),
     Row(
         "tournament_start",
