@@ -17,19 +17,23 @@ from ratings.stat_tally import SeatResult, Tally, save_tally
 BATCH = 2000
 
 
-def backfill(get_model: Callable[[str, str], Any], *, batch: int = BATCH) -> int:
-    """Count every rated match into the (empty) counters; returns how many matches.
-    ``get_model``: ``apps.get_model`` of a migration, or ``django.apps.apps.get_model``."""
+def backfill(
+    get_model: Callable[[str, str], Any], *, batch: int = BATCH, game_id: int | None = None
+) -> int:
+    """Count every rated match (of one game, or all) into the (empty) counters; returns how
+    many matches. ``get_model``: ``apps.get_model`` of a migration, or
+    ``django.apps.apps.get_model``."""
     change_model = get_model("ratings", "RatingChange")
     seat_model = get_model("matches", "MatchSeat")
     match_model = get_model("matches", "Match")
     stat_models = [get_model("ratings", n) for n in ("SeatStat", "OpponentStat", "VersionPeriod")]
+    changes_of = change_model.objects.all()
+    if game_id is not None:
+        changes_of = changes_of.filter(game_id=game_id)
     cursor, counted = 0, 0
     while True:
         ids = list(
-            change_model.objects.filter(id__gt=cursor)
-            .order_by("id")
-            .values_list("id", "match_id")[:batch]
+            changes_of.filter(id__gt=cursor).order_by("id").values_list("id", "match_id")[:batch]
         )
         if not ids:
             return counted

@@ -45,6 +45,19 @@ def clear(game_id: int | None) -> None:
         model.objects.filter(scope).delete()
 
 
+def recount(game_id: int | None = None) -> int:
+    """Count one game's (or every game's) counters again from its rating changes, after they
+    were rewritten (a recalculation of the ratings). Run it where no rating of the game moves
+    meanwhile (the counters of a match recorded during it would be lost or doubled); returns
+    how many matches were counted."""
+    from django.apps import apps
+
+    from ratings.stat_backfill import backfill
+
+    clear(game_id)
+    return backfill(apps.get_model, game_id=game_id)
+
+
 # ----------------------------------------------------------------------------------- reading
 
 
