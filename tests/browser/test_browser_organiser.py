@@ -3,6 +3,7 @@ without a reload, and the league form's players field follows the chosen game.""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -16,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
-from .conftest import shoot
+from .conftest import TIMEOUT_MS, shoot
 
 PASSWORD = "pw-for-the-organiser-123"
 
@@ -29,6 +30,26 @@ def organiser(transactional_db: None) -> Any:
     return user
 
 
+@pytest.fixture
+def csp_page(browser: Any, live_server: Any, transactional_db: None) -> Iterator[Any]:
+    """A tab under the site's Content-Security-Policy (the ``page`` fixture bypasses it):
+    the live page's script must run as served. CSP reports and JS errors fail the test."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda exc: problems.append(str(exc)))
+    tab.on(
+        "console",
+        lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    try:
+        yield tab
+    finally:
+        context.close()
+    assert not problems, problems
+
+
 def log_in(page: Any, username: str) -> None:
     page.goto("/accounts/login/")
     page.fill("#id_username", username)
@@ -38,8 +59,9 @@ def log_in(page: Any, username: str) -> None:
 
 
 def test_start_turns_the_page_to_running_without_a_reload(
-    page: Any, organiser: Any, monkeypatch: pytest.MonkeyPatch
+    csp_page: Any, organiser: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    page = csp_page
     game = {g.slug: g for g in sync_games()}["manhattan-traffiq"]
     t = create_tournament(
         organiser=organiser,
