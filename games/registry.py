@@ -5,11 +5,10 @@ optionally ``RULES``, ``RENDER_TEXT``, ``RENDER_SVG``, see below); adding one to
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 from games.base import Bot, Game, GameError
 
@@ -56,8 +55,12 @@ def get_bot(slug: str, name: str) -> type[Bot]:
     return found[name]
 
 
-#: A state picture: the state's JSON to text, or to one ``<svg>`` element.
-Renderer = Callable[[dict[str, Any]], str]
+class Renderer(Protocol):
+    """A state picture: the state's JSON to text, or to one ``<svg>`` element. ``viewer``:
+    None draws the whole state (a replay); a seat draws what that seat knows, what it cannot
+    know as card backs and counts."""
+
+    def __call__(self, state_json: dict[str, Any], /, viewer: int | None = None) -> str: ...
 
 
 def rules_path(slug: str) -> Path | None:

@@ -60,7 +60,8 @@ def step(replay: dict[str, Any] | None, n: int, seat: int | None = None) -> dict
 
     ``seat_view`` (when ``seat`` is given): what that seat knew at this step, exactly as a bot
     in that seat was told: its ``observation`` and, when it owed the next decision, the
-    ``legal_actions``. Nothing else of the state is in it."""
+    ``legal_actions``. Nothing else of the state is in it. With a seat, the pictures are drawn
+    for that seat too (``viewer=seat``): what it could not know as card backs and counts."""
     moves = decisions(replay)
     assert replay is not None
     if not 0 <= n <= len(moves):
@@ -72,7 +73,7 @@ def step(replay: dict[str, Any] | None, n: int, seat: int | None = None) -> dict
     if renderer_for(slug) is None and svg_renderer_for(slug) is None and seat is None:
         return _step_json(replay, n, None, None)  # nothing to draw: no re-simulation
     state, before_deal = _state_after(replay, moves, n)
-    out = _step_json(replay, n, state, before_deal)
+    out = _step_json(replay, n, state, before_deal, viewer=seat)
     if seat is not None:
         out["seat_view"] = seat_view(state, seat)
     return out
@@ -114,8 +115,10 @@ def _step_json(
     n: int,
     state: GameState | None,
     before_deal: dict[str, Any] | None,
+    viewer: int | None = None,
 ) -> dict[str, Any]:
-    """Step ``n``'s JSON without a seat view; pictures only when ``state`` is given."""
+    """Step ``n``'s JSON without a seat view; pictures only when ``state`` is given, drawn for
+    ``viewer`` when given (None: the whole state)."""
     moves = replay["decisions"]
     decision = moves[n - 1] if n else None
     names = _seat_names(replay)
@@ -139,9 +142,9 @@ def _step_json(
         pictures.append((out["round_end"], before_deal))
     for target, data in pictures:
         if render is not None:
-            target["state_text"] = render(data)
+            target["state_text"] = render(data) if viewer is None else render(data, viewer=viewer)
         if render_svg is not None:
-            target["svg"] = _svg_or_none(render_svg, data, slug, n)
+            target["svg"] = _svg_or_none(render_svg, data, slug, n, viewer)
     return out
 
 
@@ -182,11 +185,13 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def _svg_or_none(render_svg: Renderer, state: dict[str, Any], slug: str, n: int) -> str | None:
+def _svg_or_none(
+    render_svg: Renderer, state: dict[str, Any], slug: str, n: int, viewer: int | None = None
+) -> str | None:
     """The SVG picture, or None (logged) if the renderer fails or returns no ``<svg>``: a
     picture is a nicety and must never take the replay page down."""
     try:
-        svg = render_svg(state)
+        svg = render_svg(state) if viewer is None else render_svg(state, viewer=viewer)
     except Exception:
         log.exception("%s: render_svg failed at replay step %d", slug, n)
         return None

@@ -17,6 +17,8 @@ from test_action_targets import count_matches
 
 from arena import pictures
 from arena.human import HumanRequest, TerminalChannel
+from arena.referee import run_match
+from arena.viewer import steps as replay_steps
 from games.base import GameError, GameState
 from games.registry import get_game
 from games.tri_area.rounds import SEATS as TRI_AREA_SEATS
@@ -207,3 +209,26 @@ def test_the_terminal_shows_the_same_picture_whatever_the_redraw() -> None:
     assert shown[0] == shown[1]
     assert "seat 1 (you)" in shown[0] and "hidden" in shown[0]
     assert "redrawn at random" not in shown[0]
+
+
+@pytest.mark.parametrize(
+    ("slug", "players"), [("trnd", 3), ("tri-area", 2), ("manhattan-traffiq", 2)]
+)
+def test_the_replay_viewers_seat_view_draws_the_board_as_that_seat_knew_it(
+    slug: str, players: int
+) -> None:
+    options = {"max_rounds": 1} if slug == "trnd" else {}
+    replay = run_match(slug, ["builtin:random"] * players, seed=3, options=options).replay
+    state = get_game(slug).new_game(players, 3, options)
+    for n, decision in enumerate(replay["decisions"][:40]):
+        if n % 4 == 0:
+            whole = replay_steps.step(replay, n)
+            assert 'data-hidden="' not in whole["svg"]
+            for seat in range(players):
+                mine = replay_steps.step(replay, n, seat)
+                assert (mine["svg"], mine["state_text"]) == drawn(slug, state, seat)
+                sizes = state.observation(seat)["hand_sizes"]
+                others = [k for other, k in enumerate(sizes) if other != seat]
+                assert ('data-hidden="hand"' in mine["svg"]) == any(others)
+                assert mine["event_lines"] == whole["event_lines"]
+        state.apply(decision["action"])
