@@ -1,4 +1,6 @@
-"""``manage.py run_leagues``: play the next round of every league that is due (cron it)."""
+"""``manage.py run_leagues``: play the next round of every league that is due, now. Celery beat
+plays due rounds by itself (``celery -A meeple beat`` in production; ``manage.py serve`` runs
+beat locally), so this is for playing them at once, or with ``--force`` whether due or not."""
 
 from __future__ import annotations
 
