@@ -4,6 +4,7 @@ from accounts import api as accounts_api
 from bots import api as bots_api
 from catalog import api as catalog_api
 from competitions import api as competitions_api
+from competitions import league_api
 from django.urls import path
 from ladder import api as ladder_api
 from matches import api as matches_api
@@ -50,5 +51,17 @@ urlpatterns = [
         "tournaments/<id:pk>/start/",
         competitions_api.TournamentStartApi.as_view(),
         name="api-tournament-start",
+    ),
+    path("leagues/", league_api.LeagueListApi.as_view(), name="api-leagues"),
+    path("leagues/<id:pk>/", league_api.LeagueDetailApi.as_view(), name="api-league"),
+    path(
+        "leagues/<id:pk>/standings/",
+        league_api.LeagueStandingsApi.as_view(),
+        name="api-league-standings",
+    ),
+    path(
+        "leagues/<id:pk>/play/",
+        league_api.LeaguePlayRoundApi.as_view(),
+        name="api-league-play",
     ),
 ]
