@@ -75,6 +75,20 @@ class HumanRequest:
         }
 
 
+@dataclass(frozen=True)
+class HumanEnd:
+    """The end of a match, told to a person's seat: the referee's ``result`` and ``view``, the
+    last position as the seat may know it (hidden parts redrawn, as in a request's view; None
+    if the seat never saw the table), from which the channel draws the end (the final clear-out,
+    the scores) for that seat."""
+
+    match_id: str
+    game: str
+    seat: int
+    result: dict[str, Any]
+    view: dict[str, Any] | None
+
+
 class HumanGone(Exception):
     """The person left (closed the input, resigned, the page's token expired)."""
 
@@ -85,7 +99,7 @@ class HumanChannel(Protocol):
 
     def ask(self, request: HumanRequest) -> int | None: ...
 
-    def finish(self, match_id: str, seat: int, result: dict[str, Any]) -> None: ...
+    def finish(self, end: HumanEnd) -> None: ...
 
 
 #: ``factory(spec) -> (channel, clock or None)``: how a worker reaches the people of a match.
@@ -195,9 +209,14 @@ class HumanSeat(Seat):
         return Choice(index=index, ms=ms)
 
     def finish(self, result: dict[str, Any]) -> None:
-        # the match is over and recorded; a closed page must not undo it
+        # the match is over and recorded; neither a picture nor a closed page may undo it
+        view = None
         with contextlib.suppress(Exception):
-            self.channel.finish(self.match_id, self.seat, result)
+            # ``position`` is the live state the referee advances in place: now the last one
+            if self.position is not None:
+                view = seat_view(self.position, self.seat, self.view_seed)
+        with contextlib.suppress(Exception):
+            self.channel.finish(HumanEnd(self.match_id, self.game, self.seat, result, view))
 
 
 # -- the terminal channel (``arena play GAME human ...``) --------------------------------------
@@ -277,5 +296,11 @@ class TerminalChannel:
         line_bytes, _, self._buffer = self._buffer.partition(b"\n")
         return line_bytes.decode(errors="replace")
 
-    def finish(self, match_id: str, seat: int, result: dict[str, Any]) -> None:
-        self._print(f"match over: {json.dumps(result.get('ranks'))} (ranks by seat)")
+    def finish(self, end: HumanEnd) -> None:
+        self._print()
+        self._print(f"=== {end.game}  the end  you are seat {end.seat} ===")
+        if end.view is not None:
+            picture = render_text(end.game, end.view, viewer=end.seat)
+            if picture:
+                self._print(picture)
+        self._print(f"match over: {json.dumps(end.result.get('ranks'))} (ranks by seat)")

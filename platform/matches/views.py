@@ -102,7 +102,7 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
             "seats": seats,
             "viewer": _viewer(match, seats, first) if first else None,
             "viewer_seats": {
-                "names": {s.seat: s.bot_version.bot.name for s in seats},
+                "names": {s.seat: _seat_name(s) for s in seats},
                 "faults": {s.seat: s.faults or [] for s in seats},
             },
             "notable": _notable(request, match, seats, sha) if first and sha else [],
@@ -114,6 +114,12 @@ def match_view(request: HttpRequest, pk: int) -> HttpResponse:
             "option_rows": [(k, json.dumps(v)) for k, v in (match.options or {}).items()],
         },
     )
+
+
+def _seat_name(seat: MatchSeat) -> str:
+    """Who played the seat: a person by their username (``person_name``, from the selector),
+    a bot by its name."""
+    return getattr(seat, "person_name", None) or seat.bot_version.bot.name
 
 
 def _no_replay_note(match: Match) -> str:
@@ -154,7 +160,7 @@ def _viewer(match: Match, seats: list[MatchSeat], first: dict) -> SafeString:
     logs_url = reverse("matches:logs", args=[match.pk]) if readable else None
     markup = viewer_markup(
         first,
-        seats=[(s.seat, s.bot_version.bot.name) for s in seats],
+        seats=[(s.seat, _seat_name(s)) for s in seats],
         has_svg=replay_steps.svg_renderer_for(match.game.slug) is not None,
         has_text=replay_steps.renderer_for(match.game.slug) is not None,
         step_url=reverse("matches:step", args=[match.pk, 0]),

@@ -8,7 +8,8 @@ Keys, per match and seat (``play:<match>:<seat>:...``):
 * ``ans:<turn>``: the chosen index, added by the web (first answer wins);
 * ``tab``: the token of the one browser tab that holds the seat (expires ``LEAVE`` seconds after
   the tab's last poll); ``beat``: when that tab last polled;
-* ``resign``: the person resigned; ``done``: the final result.
+* ``resign``: the person resigned; ``done``: the end (the result, and the pictures of the last
+  position for the seat), written by the worker when the match is over.
 
 The cache must be shared by the web and worker processes: the configured ``play`` cache, else
 the default one unless it is per-process (local memory, dummy), in which case a file cache in
@@ -27,7 +28,7 @@ from django.core.cache import BaseCache, caches
 from django.core.cache.backends.filebased import FileBasedCache
 
 from arena.contract import MatchSpec
-from arena.human import HumanGone, HumanRequest, HumanTime
+from arena.human import HumanEnd, HumanGone, HumanRequest, HumanTime
 from arena.pictures import action_targets, render_svg, render_text
 
 #: How often the worker looks for an answer.
@@ -106,8 +107,12 @@ class CacheChannel:
         finally:
             c.delete(key(m, s, "req"))
 
-    def finish(self, match_id: str, seat: int, result: dict[str, Any]) -> None:
-        self.store.set(key(match_id, seat, "done"), result, KEY_TTL_S)
+    def finish(self, end: HumanEnd) -> None:
+        """Keep the end for the page: the result and the last position's pictures (the final
+        clear-out, the scores), drawn for the seat as every decision's were."""
+        pictures = _pictures(end.game, end.view, [], end.seat)
+        done = {"result": end.result, "svg": pictures["svg"], "text": pictures["text"]}
+        self.store.set(key(end.match_id, end.seat, "done"), done, KEY_TTL_S)
 
 
 def _pictures(

@@ -107,8 +107,10 @@ def _seat_of(user: User, match_id: int, seat: int) -> PlaySeat:
 def claim_tab(user: User, match_id: int, seat: int, token: str = "") -> str:
     """Let one browser tab hold the seat: the tab that holds it (the same token, e.g. after a
     reload) keeps it; another tab gets it only once the holder stopped polling for the leave
-    timeout. Returns the tab's token."""
-    _seat_of(user, match_id, seat)
+    timeout. Returns the tab's token. Once the match is over there is nothing to hold: any tab
+    of the player may show its end."""
+    if _seat_of(user, match_id, seat).match.is_done:
+        return token or secrets.token_urlsafe(18)
     c = ch.play_cache()
     k = ch.key(match_id, seat, "tab")
     if token and c.get(k) == token:
@@ -131,18 +133,31 @@ def _beat(c: Any, match_id: int, seat: int, token: str) -> None:
 
 
 def _holder(user: User, match_id: int, seat: int, token: str) -> Any:
-    _seat_of(user, match_id, seat)
+    return _hold(_seat_of(user, match_id, seat), token)
+
+
+def _hold(found: PlaySeat, token: str) -> Any:
+    """The play cache, if the tab with ``token`` holds this seat of an unfinished match."""
+    if found.match.is_done:
+        # after the end the hold lapses (nobody polls to keep it): say what really happened
+        raise PlayError("The game is over: there is nothing to play any more.", 409)
     c = ch.play_cache()
-    if not token or c.get(ch.key(match_id, seat, "tab")) != token:
+    if not token or c.get(ch.key(found.match_id, found.seat, "tab")) != token:
         raise PlayError("Another tab holds this seat now: this one cannot act for it.", 409)
     return c
 
 
 def poll(user: User, match_id: int, seat: int, token: str) -> dict[str, Any]:
-    """The tab's heartbeat: keeps its hold on the seat and returns what to show."""
-    c = _holder(user, match_id, seat, token)
+    """The tab's heartbeat: keeps its hold on the seat and returns what to show: the match,
+    the pending decision, and once the match is over (for any tab of the player) its end as
+    the worker left it (``done``: the result and the last position's pictures), or None."""
+    found = _seat_of(user, match_id, seat)
+    if found.match.is_done:
+        end = ch.play_cache().get(ch.key(match_id, seat, "done"))
+        return {"match": found.match, "request": None, "end": end}
+    c = _hold(found, token)
     _beat(c, match_id, seat, token)
-    return {"request": c.get(ch.key(match_id, seat, "req"))}
+    return {"match": found.match, "request": c.get(ch.key(match_id, seat, "req")), "end": None}
 
 
 def act(user: User, match_id: int, seat: int, token: str, turn: int, index: int) -> None:

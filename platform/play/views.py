@@ -63,7 +63,7 @@ def new(request: HttpRequest) -> HttpResponse:
             elif value in by_id:
                 picked.append(by_id[value])
             elif value:
-                error = f"Seat {i + 1}: no such bot."
+                error = f"Seat {i}: no such bot."
         if not error:
             try:
                 options = _options_from(request, game)
@@ -111,7 +111,7 @@ def _options_from(request: HttpRequest, game: Game) -> dict[str, Any]:
 def _new_page(
     request: HttpRequest, game: Game, bot: Bot | None, versions: list[Any], error: str, status: int
 ) -> HttpResponse:
-    # Defaults: you in seat 1; the bot whose page you came from, then built-ins, in the others,
+    # Defaults: you in seat 0; the bot whose page you came from, then built-ins, in the others,
     # as few seats as the game allows (two at least, unless it is a solo game).
     others = [v for v in versions if bot and v.bot_id == bot.pk]
     others += [v for v in versions if v.bot.is_builtin and v not in others] or versions
@@ -155,6 +155,7 @@ def seat_page(request: HttpRequest, match_id: int, seat: int) -> HttpResponse:
         {
             "seat": found,
             "match": found.match,
+            "table": selectors.table(found.match, found),
             "urls": json.dumps(
                 {
                     "claim": reverse("play:claim", args=[match_id, seat]),
@@ -207,9 +208,7 @@ def state(request: HttpRequest, match_id: int, seat: int) -> JsonResponse:
         polled = services.poll(_me(request), match_id, seat, request.GET.get("tab", ""))
     except PlayError as exc:
         return _json_error(exc)
-    found = selectors.seat_for(match_id, seat)
-    assert found is not None
-    match = found.match
+    match = polled["match"]
     out: dict[str, Any] = {"status": match.status, "request": None, "result": None}
     pending = polled["request"]
     if pending and not match.is_done:
@@ -225,11 +224,16 @@ def state(request: HttpRequest, match_id: int, seat: int) -> JsonResponse:
         }
     if match.is_done:
         row = match.seats.filter(seat=seat).first()
+        end = polled["end"] or {}
         out["result"] = {
             "rank": row.rank if row else None,
             "score": row.score if row else None,
             "status": row.status if row else None,
             "error": match.error,
+            # the last position drawn for the seat (the worker's, while the play cache keeps
+            # it): the page replaces the last decision's picture with it
+            "svg": end.get("svg"),
+            "text": end.get("text"),
         }
     return JsonResponse(out)
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from arena.botspec import BotSpecError
-from arena.human import HumanGone, HumanRequest, HumanTime, action_label
+from arena.human import HumanEnd, HumanGone, HumanRequest, HumanTime, action_label
 from arena.pictures import render_text
 from arena.referee import run_match
 from arena.replay import load_replay, verify_replay
@@ -28,13 +28,15 @@ class Scripted:
         self.answer = answer
         self.requests: list[HumanRequest] = []
         self.finished: list[tuple[int, dict[str, Any]]] = []
+        self.ends: list[HumanEnd] = []
 
     def ask(self, request: HumanRequest) -> int | None:
         self.requests.append(request)
         return self.answer(request)
 
-    def finish(self, match_id: str, seat: int, result: dict[str, Any]) -> None:
-        self.finished.append((seat, result))
+    def finish(self, end: HumanEnd) -> None:
+        self.finished.append((end.seat, end.result))
+        self.ends.append(end)
 
 
 def _last(request: HumanRequest) -> int:
@@ -69,6 +71,11 @@ def test_human_seat_plays_a_whole_match_recorded_like_any_seat(slug: str) -> Non
             assert render_text(slug, r.view)
         state.apply(d["action"])
     assert channel.finished == [(0, outcome.result)]
+    # the end is told with the last position as the seat knows it: the page draws it
+    end = channel.ends[0]
+    assert end.game == slug and end.view is not None
+    last = g.state_from_json(end.view)
+    assert last.is_over() and last.observation(0) == state.observation(0)
 
 
 def test_the_picture_does_not_leak_hidden_cards() -> None:

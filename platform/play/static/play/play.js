@@ -9,7 +9,10 @@
   var storeKey = "play-tab:" + urls.claim;
   var tab = "";
   var shownTurn = null;
+  var sentTurn = null; // answered: a poll that still sees it pending does not offer it again
+  var armed = null; // the turn whose board parts take clicks; null: none do
   var stopped = false;
+  var resigned = false; // a decision still pending for a moment is not offered again
   var WAIT_MS = 700; // while the bots play: the next decision shows within this
   var HOLD_MS = 1500; // while it is your move: only a heartbeat
 
@@ -18,6 +21,7 @@
 
   function stop(message, isError) {
     stopped = true;
+    disarm();
     $("play-choices").hidden = true;
     $("play-resign").hidden = true;
     if (isError) {
@@ -80,6 +84,7 @@
   // slot, a square, a tile...) chooses that action, or, when several actions share it (how
   // many cards, which rotation), leaves only their buttons.
   function boardTargets(req) {
+    armed = req.turn;
     var groups = {};
     (req.targets || []).forEach(function (selector, i) {
       if (selector) (groups[selector] = groups[selector] || []).push(i);
@@ -92,12 +97,22 @@
         el.classList.add("play-target");
         el.addEventListener("click", function (ev) {
           ev.stopPropagation(); // the innermost part clicked decides
+          if (armed !== req.turn) return; // answered, or the game is over
           var indices = groups[selector];
           if (indices.length === 1) choose(req.turn, indices[0]);
           else narrow(indices);
         });
       });
     });
+  }
+
+  // Once a decision is answered (or the game is over) nothing on the board is a choice.
+  function disarm() {
+    armed = null;
+    $("play-board").querySelectorAll(".play-target").forEach(function (el) {
+      el.classList.remove("play-target");
+    });
+    $("play-board-hint").hidden = true;
   }
 
   function narrow(indices) {
@@ -111,18 +126,35 @@
   function choose(turn, index) {
     var buttons = $("play-actions").querySelectorAll("button");
     buttons.forEach(function (b) { b.disabled = true; });
+    disarm();
+    sentTurn = turn;
     say("Sent. The others are playing…");
     send(urls.act, { tab: tab, turn: turn, index: index }).then(function (r) {
-      if (r.status !== 200) {
-        say(r.data.detail || "That did not work.");
-        if (r.status === 409 && /tab/.test(r.data.detail || "")) stop(r.data.detail, true);
-      }
       $("play-choices").hidden = true;
-      if (r.status === 200) later(WAIT_MS / 4);
+      if (r.status !== 200) {
+        if (r.status === 409 && /another tab/i.test(r.data.detail || "")) {
+          stop(r.data.detail, true);
+          return;
+        }
+        say(r.data.detail || "That did not work.");
+        sentTurn = shownTurn = null; // still pending (e.g. a lost connection): the next poll offers it again
+      }
+      later(r.status === 200 ? WAIT_MS / 4 : 0); // a game that is over shows its end
     });
   }
 
+  // The end: the last position drawn for this seat (the final clear-out, the scores) when the
+  // worker left it, the result, the replay's link; nothing to click, no Resign, no more polls.
   function finish(result) {
+    if (result && result.svg) {
+      $("play-board").innerHTML = result.svg; // drawn by the game's own renderer on the server
+      $("play-note").hidden = false;
+    }
+    if (result && result.text) {
+      $("play-text").textContent = result.text;
+      $("play-text-box").hidden = false;
+    }
+    $("play-obs-box").hidden = true; // the last decision's: not the end's
     var text = "The game is over.";
     if (result && result.error) text = "The game ended with an error: " + result.error;
     else if (result && result.rank) {
@@ -157,16 +189,27 @@
         if (r.status !== 200) { stop(r.data.detail || "This page lost its seat.", true); return; }
         var s = r.data;
         if (s.result) { finish(s.result); return; }
-        if (s.request) { showRequest(s.request); later(HOLD_MS); return; }
+        var fresh = s.request && !resigned && s.request.turn !== sentTurn;
+        if (fresh) { showRequest(s.request); later(HOLD_MS); return; }
         $("play-choices").hidden = true;
-        say(s.status === "queued" ? "Waiting for a worker to start the game…" : "The others are playing…");
+        if (!resigned) {
+          say(s.status === "queued" ? "Waiting for a worker to start the game…" : "The others are playing…");
+        }
         later(WAIT_MS);
       })
       .catch(function () { later(HOLD_MS); });
   }
 
   $("play-resign").addEventListener("click", function () {
-    send(urls.resign, { tab: tab }).then(function () { say("You resigned."); });
+    send(urls.resign, { tab: tab }).then(function (r) {
+      if (r.status !== 200) { say(r.data.detail || "That did not work."); later(0); return; }
+      disarm();
+      $("play-choices").hidden = true;
+      $("play-resign").hidden = true;
+      resigned = true;
+      say("You resigned. The others play on to the end…");
+      later(0);
+    });
   });
 
   send(urls.claim, { tab: sessionStorage.getItem(storeKey) || "" }).then(function (r) {
