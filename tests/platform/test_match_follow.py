@@ -79,6 +79,7 @@ def test_friendly_label_on_challenges_only(
         assert not labelled(url, ladder), url
     page = client.get(f"/matches/{friendly.pk}/").content.decode()
     assert 'class="badge friendly"' in page
+    assert "played for fun, not rated" in page
     assert 'class="badge friendly"' not in client.get(f"/matches/{ladder.pk}/").content.decode()
 
 
