@@ -120,6 +120,9 @@ def test_compare_two_versions(page: Any) -> None:
         assert played.status == MatchStatus.FINISHED
     _log_in(page, "alice", f"/bots/{bot.pk}/")
     assert page.locator('[data-test="by-seat"]').is_visible()
+    by_size = page.locator('[data-test="by-size"] tbody tr').all_inner_texts()
+    assert len(by_size) == 1 and by_size[0].split()[:2] == ["3", "6"]  # 6 matches at 3 seats
+    shoot(page, "bot-stats")
     page.get_by_role("button", name="Compare two versions").click()
     page.wait_for_url(f"**/bots/{bot.pk}/compare/?a=1&b=2")
     periods = page.locator('[data-test="periods"] tbody tr')
