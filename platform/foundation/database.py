@@ -10,8 +10,8 @@ from contextlib import contextmanager
 @contextmanager
 def without_statement_timeout() -> Iterator[None]:
     """No statement limit on this connection for the block (PostgreSQL; elsewhere nothing):
-    for a command whose statements may rightly run long on a large history
-    (``recalculate_ratings``). Locks and idle transactions stay bounded."""
+    for a command whose statements may rightly run long on a large history. Locks and idle
+    transactions stay bounded."""
     from django.db import connection
 
     if connection.vendor != "postgresql":

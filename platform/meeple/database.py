@@ -17,7 +17,7 @@ from meeple.env import env_int
 #: (setting, environment variable, default): server settings for each session, in ms.
 SESSION_TIMEOUTS = (
     # Above any statement the site runs on a large history (the heaviest pages, a league
-    # round's inserts, recalculate_ratings' bulk delete): it stops runaway queries only.
+    # round's inserts, recalculate_ratings' batches): it stops runaway queries only.
     ("statement_timeout", "ARENA_DB_STATEMENT_TIMEOUT_MS", 60_000),
     # A transaction waiting on a row lock gives up and retries (a worker records with backoff)
     # instead of queueing behind a holder that may never come back.

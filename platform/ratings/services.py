@@ -1,17 +1,19 @@
-"""Moving ratings: one finished match at a time (live), or the whole history again."""
+"""Moving ratings: one finished match at a time (live), or the whole history again
+(``ratings.recalculation``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.db import transaction
-from django.db.models import Min
+from catalog.models import Game
 from matches.models import Match, MatchSeat
 
 from arena.contract import MatchStatus
-from arena.ratings import PROVISIONAL_MATCHES, MatchRecord, Skill, elo_match, openskill_match
-from ratings import stats
+from arena.ratings import MatchRecord
+from ratings import game_lock, stats
 from ratings.models import Rating, RatingChange
+from ratings.moves import Standing, moved, rated_by_rule
+from ratings.recalculation import BATCH, Progress, recalculate_game
 
 
 def match_record(match: Match, seats: Sequence[MatchSeat]) -> MatchRecord:
@@ -25,12 +27,15 @@ def match_record(match: Match, seats: Sequence[MatchSeat]) -> MatchRecord:
 
 
 def is_rated(match: Match, seats: Sequence[MatchSeat]) -> bool:
-    """The one rule of what moves ratings: a finished match that its creator meant to be rated
-    (ladder, tournament, league; not challenges or games with people), with two or more seats
-    held by different bots (``arena.ratings.MatchRecord.rated``)."""
-    if not match.rated or match.status != MatchStatus.FINISHED or len(seats) < 2:
-        return False
-    return match_record(match, seats).rated
+    """The one rule of what moves ratings (``ratings.moves.rated_by_rule``): a finished match
+    that its creator meant to be rated (ladder, tournament, league; not challenges or games
+    with people), with two or more seats held by different bots."""
+    return rated_by_rule(
+        match.rated,
+        match.status == MatchStatus.FINISHED,
+        [s.bot_version.bot_id for s in seats],
+        [int(s.rank or 0) for s in seats],
+    )
 
 
 def rate_match(match: Match, seats: Sequence[MatchSeat]) -> bool:
@@ -39,6 +44,8 @@ def rate_match(match: Match, seats: Sequence[MatchSeat]) -> bool:
     nothing, when the match is not rated."""
     if not is_rated(match, seats):
         return False
+    # A running recalculation installs its result only between two ratings of the game.
+    game_lock.share(match.game_id)
     bot_ids = [s.bot_version.bot_id for s in seats]
     # Concurrent matches may both create a bot's first rating: let the database settle it,
     # inserting in bot order (as the locks below are taken) so two matches cannot deadlock.
@@ -54,29 +61,15 @@ def rate_match(match: Match, seats: Sequence[MatchSeat]) -> bool:
         .order_by("pk")
     }
     ratings = [locked[b] for b in bot_ids]
-    ranks = [int(s.rank or 0) for s in seats]
-    elos = elo_match([r.elo for r in ratings], ranks)
-    skills = openskill_match([Skill(r.mu, r.sigma) for r in ratings], ranks)
+    before = [Standing(r.elo, r.mu, r.sigma, r.matches_played) for r in ratings]
+    after = moved(before, [int(s.rank or 0) for s in seats])
     changes = []
-    for seat, rating, elo, skill in zip(seats, ratings, elos, skills, strict=True):
-        changes.append(
-            RatingChange(
-                match=match,
-                seat=seat.seat,
-                bot_id=rating.bot_id,
-                game_id=match.game_id,
-                elo_before=rating.elo,
-                elo_after=elo,
-                mu_before=rating.mu,
-                mu_after=skill.mu,
-                sigma_before=rating.sigma,
-                sigma_after=skill.sigma,
-            )
-        )
-        rating.elo, rating.mu, rating.sigma = elo, skill.mu, skill.sigma
-        rating.ordinal = skill.ordinal
-        rating.matches_played += 1
-        rating.provisional = rating.matches_played < PROVISIONAL_MATCHES
+    for seat, rating, old, new in zip(seats, ratings, before, after, strict=True):
+        changes.append(change_row(match.pk, match.game_id, seat.seat, rating.bot_id, old, new))
+        rating.elo, rating.mu, rating.sigma = new.elo, new.mu, new.sigma
+        rating.ordinal = new.ordinal
+        rating.matches_played = new.played
+        rating.provisional = new.provisional
     Rating.objects.bulk_update(
         ratings, ["elo", "mu", "sigma", "ordinal", "matches_played", "provisional", "updated_at"]
     )
@@ -87,40 +80,29 @@ def rate_match(match: Match, seats: Sequence[MatchSeat]) -> bool:
     return True
 
 
-def recalculate(game_id: int | None = None) -> int:
-    """Rebuild ratings from the match history, in the order the live path rated the matches
-    (the order of their rating changes, then finishing order for matches never rated live).
-    Returns how many matches moved ratings."""
-    matches = Match.objects.filter(status=MatchStatus.FINISHED, rated=True)
-    if game_id is not None:
-        matches = matches.filter(game_id=game_id)
-    first_change = {
-        row["match_id"]: row["first"]
-        for row in RatingChange.objects.filter(match__in=matches)
-        .values("match_id")
-        .annotate(first=Min("id"))
-    }
-    ordered = sorted(
-        matches.only("pk", "finished_at").iterator(),
-        key=lambda m: (
-            first_change.get(m.pk, float("inf")),
-            m.finished_at.timestamp() if m.finished_at else 0.0,
-            m.pk,
-        ),
+def change_row(
+    match_id: int, game_id: int, seat: int, bot_id: int, old: Standing, new: Standing
+) -> RatingChange:
+    """The per-seat record of one rated match (unsaved)."""
+    return RatingChange(
+        match_id=match_id,
+        seat=seat,
+        bot_id=bot_id,
+        game_id=game_id,
+        elo_before=old.elo,
+        elo_after=new.elo,
+        mu_before=old.mu,
+        mu_after=new.mu,
+        sigma_before=old.sigma,
+        sigma_after=new.sigma,
     )
-    rated = 0
-    with transaction.atomic():
-        scope = Rating.objects.all() if game_id is None else Rating.objects.filter(game_id=game_id)
-        changes = (
-            RatingChange.objects.all()
-            if game_id is None
-            else RatingChange.objects.filter(game_id=game_id)
-        )
-        changes.delete()
-        scope.delete()
-        stats.clear(game_id)
-        for stub in ordered:
-            match = Match.objects.select_related("game").get(pk=stub.pk)
-            seats = list(match.seats.select_related("bot_version").order_by("seat"))
-            rated += rate_match(match, seats)
-    return rated
+
+
+def recalculate(
+    game_id: int | None = None, *, batch: int = BATCH, progress: Progress | None = None
+) -> int:
+    """Rebuild ratings from the match history, in the order the live path rated the matches,
+    while recording goes on (``ratings.recalculation``). Returns how many matches moved
+    ratings."""
+    games = [game_id] if game_id is not None else list(Game.objects.values_list("pk", flat=True))
+    return sum(recalculate_game(g, batch=batch, progress=progress) for g in games)

@@ -179,3 +179,14 @@ def _merge(
         changed.append(row)
     model.objects.bulk_update(changed, fields)
     model.objects.bulk_create(new)
+
+
+def restricted(tally: Tally, bots: set[int]) -> Tally:
+    """A copy of the part of ``tally`` that belongs to ``bots`` (their versions' rows)."""
+    part = Tally()
+    mine = {v for v, b in tally.bot_of.items() if b in bots}
+    part.bot_of.update({v: tally.bot_of[v] for v in mine})
+    part.seats.update({k: list(row) for k, row in tally.seats.items() if k[0] in mine})
+    part.opponents.update({k: list(row) for k, row in tally.opponents.items() if k[0] in mine})
+    part.moves.update({v: list(tally.moves[v]) for v in mine if v in tally.moves})
+    return part
