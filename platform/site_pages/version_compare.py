@@ -24,7 +24,9 @@ def compare(request: HttpRequest, pk: int) -> HttpResponse:
     context: dict[str, object] = {"bot": bot, "versions": versions}
     if isinstance(chosen, str):
         context["problem"] = chosen
-        return render(request, "site_pages/version_compare.html", context, status=400)
+        # One version is nothing to compare yet, not a bad request.
+        status = 400 if len(versions) > 1 else 200
+        return render(request, "site_pages/version_compare.html", context, status=status)
     result = compare_versions(bot, *chosen)
     context.update(
         comparison=result,

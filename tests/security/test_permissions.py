@@ -42,6 +42,7 @@ MATRIX = [
     Row("detail", "get", "/bots/{bot}/", ALL),
     Row("create", "get", "/bots/new/", only({}, 200, LOGIN)),
     Row("upload", "get", "/bots/{bot}/upload/", only({OWN: 200}, 403, LOGIN)),
+    Row("compare", "get", "/bots/{bot}/compare/", only({OWN: 200}, 403, LOGIN)),
     Row("list", "get", "/matches/", ALL),
     Row("detail", "get", "/matches/{match}/", ALL),
     Row("step", "get", "/matches/{match}/steps/0.json", dict.fromkeys(ROLES, 404)),
@@ -167,6 +168,9 @@ MATRIX = [
     ),
     Row("api-bot-rating-history", "get", "/api/bots/{bot}/rating-history/", ALL, api=True),
     Row("api-bot-head-to-head", "get", "/api/bots/{bot}/head-to-head/", ALL, api=True),
+    Row("api-bot-stats", "get", "/api/bots/{bot}/stats/", ALL, api=True),
+    # The owner's bot has one version: nothing to compare, said in a 400.
+    Row("api-bot-compare", "get", "/api/bots/{bot}/compare/", only({OWN: 400}, 403, 401), api=True),
     Row("api-challenges", "get", "/api/challenges/", only({}, 200, 401), api=True),
     Row(
         "api-tournament-start",
