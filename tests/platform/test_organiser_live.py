@@ -161,3 +161,25 @@ def test_both_tables_explain_points_with_the_same_words(
         assert html.count(POINTS_NOTE) == 1
     assert "then the opponents' points (Buchholz)" in tournament_html
     assert "Ranked by points, then the conservative skill" in league_html
+
+
+def test_a_running_page_counts_against_every_planned_match(
+    client: Client, organiser: Any, trnd: Game
+) -> None:
+    from competitions.management.commands.demo import demo_entrants
+
+    t = create_tournament(
+        organiser=organiser,
+        game=trnd,
+        name="Four rounds",
+        entrants=demo_entrants(trnd, 3),  # four bots at 3 seats: one table a round
+        players_per_match=3,
+        games_per_pairing=1,
+        seed=2,
+    )
+    start_tournament(t)  # round 1 scheduled; its match is not played (no commit here)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.RUNNING and t.planned_matches == 4
+    html = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert '<progress max="4" value="0"' in html and "<b>0/1</b>" in html
+    assert "4 planned in all: each round is scheduled when the one before it ends" in html
