@@ -198,3 +198,24 @@ def test_bot_page_costs_the_same_with_5_and_50_matches(db: None, games: Any) -> 
     big = measure()
     print("queries (cold, warm): owner's bot page, compare page, anonymous bot page:", big)
     assert big == small
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_counts_the_stored_history(pool: list[BotVersion]) -> None:
+    """Back to before the counters were counted (0004: tables empty), then forward: the
+    migration counts the rated matches already stored, with the models as they were."""
+    from django.db.migrations.executor import MigrationExecutor
+
+    _play(pool, 6, seed=5)
+    live = _snapshot()
+    assert live["periods"]
+    executor = MigrationExecutor(connection)
+    leaves = executor.loader.graph.leaf_nodes()
+    try:
+        executor.migrate([("ratings", "0004_result_counters")])
+        assert not SeatStat.objects.exists() and not VersionPeriod.objects.exists()
+        executor = MigrationExecutor(connection)
+        executor.migrate(leaves)
+        assert _snapshot() == live
+    finally:
+        MigrationExecutor(connection).migrate(leaves)
