@@ -12,8 +12,8 @@ RATINGS_NOTE = "Elo and OpenSkill (ordinal = mu - 3 sigma) are over these matche
 ORDER_NOTES = {
     "round-robin": "Ordered by points, then Buchholz (the opponents' points), wins, seeding.",
     "swiss": "Ordered by points, then Buchholz (the opponents' points), wins, seeding.",
-    "knockout": "Ordered by how far each bot got (the winner, then the round it went out in), "
-    "then points, Buchholz, seeding.",
+    "knockout": "Ordered by how far each bot got (the last one standing, then the others by "
+    "the round they went out in, latest first), then points, Buchholz, seeding.",
 }
 
 
