@@ -290,8 +290,8 @@ class GameSelect(forms.Select):
 
 #: What runs a league's rounds: one instruction, shown by the form and the league pages.
 LEAGUE_SCHEDULE_HELP = (
-    "Celery beat plays a round this often: in production the `celery -A meeple beat` process; "
-    "on a local site `manage.py serve` (or `demo --serve`) runs beat itself."
+    "Celery beat plays a round this often: in production the “celery -A meeple beat” process; "
+    "on a local site, “manage.py serve” (or “demo --serve”) runs beat itself."
 )
 
 
