@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from foundation.errors import refused_as
-from foundation.fields import LookupFilter, SafeSlugRelatedField
+from foundation.fields import LookupFilter, SafeSlugRelatedField, StrictBooleanFilter
 from foundation.throttles import UploadThrottle
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
@@ -119,7 +119,7 @@ class BotFilter(django_filters.FilterSet):
     )
     game = LookupFilter(field_name="game__slug", help_text="a game's slug")
     owner = LookupFilter(field_name="owner__username", help_text="the owner's user name")
-    mine = django_filters.BooleanFilter(
+    mine = StrictBooleanFilter(
         method="filter_mine", help_text="true: only the caller's own bots (none when anonymous)"
     )
 

@@ -79,6 +79,28 @@ class LookupFilter(django_filters.CharFilter):
     field_class = LookupField
 
 
+class StrictBooleanField(forms.Field):
+    """``true``/``false`` (or ``1``/``0``); empty: not given. Anything else is refused, where
+    django-filter's own reads it as "not given" and quietly lists everything."""
+
+    TRUE, FALSE = {"true", "1"}, {"false", "0"}
+
+    def to_python(self, value: Any) -> bool | None:
+        if value in (None, ""):
+            return None
+        text = str(value).strip().lower()
+        if text in self.TRUE | self.FALSE:
+            return text in self.TRUE
+        raise ValidationError("Use true or false.", code="invalid")
+
+
+@extend_schema_field(OpenApiTypes.BOOL)
+class StrictBooleanFilter(django_filters.Filter):
+    """``?mine=true``: true or false, a 400 for anything else."""
+
+    field_class = StrictBooleanField
+
+
 class StrictIntegerField(serializers.IntegerField):
     """DRF's IntegerField without ``int()``'s Unicode digits, and bounded to 64 bits."""
 

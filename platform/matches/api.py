@@ -11,7 +11,7 @@ from django.conf import settings
 from django.http import HttpResponse, HttpResponseBase, HttpResponseNotModified
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from foundation.fields import IdFilter, LookupFilter
+from foundation.fields import IdFilter, LookupFilter, StrictBooleanFilter
 from rest_framework import generics, serializers
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
@@ -20,7 +20,13 @@ from rest_framework.views import APIView
 
 from matches import replays, seat_logs
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
-from matches.selectors import COMPETITION_LINK, api_matches, bounded_count
+from matches.selectors import (
+    COMPETITION_LINK,
+    api_matches,
+    bounded_count,
+    of_owner,
+    of_tournament,
+)
 
 _GZIP = re.compile(r"\bgzip\b")
 #: A stored replay never changes: caches may keep it for a year.
@@ -111,23 +117,47 @@ def _link(match: Match) -> Any:
     return getattr(match, COMPETITION_LINK, None)
 
 
+#: ``?ordering=``: the keyset pages' order (``MatchCursorPagination.get_ordering``).
+ORDERINGS = [("-id", "newest first (the default)"), ("id", "oldest first")]
+
+
 class MatchFilter(django_filters.FilterSet):
-    """``?game=slug``, ``?bot=id``, ``?status=``, ``?kind=``, ``?mine=true``: checked here
-    (ASCII digits, no NUL, known statuses) so that a bad value is a 400 and the schema
-    documents them."""
+    """``?game=slug``, ``?bot=id``, ``?owner=username``, ``?tournament=id``, ``?status=``,
+    ``?kind=``, ``?mine=true`` and ``?ordering=``: checked here (ASCII digits, no NUL, known
+    statuses) so that a bad value is a 400 and the schema documents them."""
 
     game = LookupFilter(field_name="game__slug", help_text="a game's slug")
     bot = IdFilter(method="filter_bot", help_text="a bot's id: its matches, any version")
     status = django_filters.ChoiceFilter(choices=MatchStatus.choices)
     kind = django_filters.ChoiceFilter(choices=MatchKind.choices, help_text="why it was played")
-    mine = django_filters.BooleanFilter(
+    mine = StrictBooleanFilter(
         method="filter_mine",
         help_text="true: only matches where one of the caller's bots sat (none when anonymous)",
+    )
+    owner = LookupFilter(
+        method="filter_owner", help_text="a user name: matches where one of their bots sat"
+    )
+    tournament = IdFilter(
+        method="filter_tournament", help_text="a tournament's id: the matches played for it"
+    )
+    ordering = django_filters.ChoiceFilter(
+        choices=ORDERINGS,
+        method="filter_ordering",
+        help_text="-id: newest first (the default); id: oldest first",
     )
 
     class Meta:
         model = Match
-        fields = ["game", "bot", "status", "kind", "mine"]
+        fields = ["game", "bot", "owner", "tournament", "status", "kind", "mine", "ordering"]
+
+    def filter_owner(self, queryset, name, value):
+        return of_owner(queryset, value)
+
+    def filter_tournament(self, queryset, name, value):
+        return of_tournament(queryset, value)
+
+    def filter_ordering(self, queryset, name, value):
+        return queryset  # the pagination orders the keyset pages by it (get_ordering)
 
     def filter_bot(self, queryset, name, value):
         # Through the seats as a subquery, not a join: no DISTINCT, keyset pages stay cheap.
@@ -151,6 +181,10 @@ class MatchCursorPagination(CursorPagination):
 
     ordering = "-id"
     page_size = 50
+
+    def get_ordering(self, request: Request, queryset: Any, view: Any) -> tuple[str, ...]:
+        # ``?ordering=`` is checked by MatchFilter (a bad value is a 400 before this runs).
+        return ("id",) if request.query_params.get("ordering") == "id" else ("-id",)
 
     def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> Any:
         self.count, self.count_capped = bounded_count(queryset, settings.ARENA_MATCH_COUNT_LIMIT)
@@ -192,7 +226,8 @@ class MatchCursorPagination(CursorPagination):
 
 
 class MatchListApi(generics.ListAPIView):
-    """Matches, newest first; filter with ``?game=slug``, ``?bot=id``, ``?status=``,
+    """Matches, newest first (``?ordering=id``: oldest first); filter with ``?game=slug``,
+    ``?bot=id``, ``?owner=username`` (their bots' matches), ``?tournament=id``, ``?status=``,
     ``?kind=`` and ``?mine=true`` (your bots' matches). Pages follow ``next``/``previous``
     (opaque cursors); ``count`` says how many matches fit the filters, up to a bound
     (``count_capped``: more than that)."""

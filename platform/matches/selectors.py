@@ -86,9 +86,12 @@ def _for_api(qs: QuerySet[Match], fields: Sequence[str]) -> QuerySet[Match]:
     )
 
 
-def _narrowed(game: str | None, bot: int | None, status: str | None) -> QuerySet[Match]:
-    """Matches, newest first, narrowed by game slug, bot id and status (each optional). A
-    bot's matches are found through its seats (a subquery, not a join: no DISTINCT)."""
+def _narrowed(
+    game: str | None, bot: int | None, status: str | None, owner: str | None = None
+) -> QuerySet[Match]:
+    """Matches, newest first, narrowed by game slug, bot id, status and the user name of a
+    seat's bot's owner (each optional). A bot's matches are found through its seats (a
+    subquery, not a join: no DISTINCT)."""
     qs = Match.objects.order_by("-id")
     if game:
         qs = qs.filter(game__slug=game)
@@ -97,7 +100,22 @@ def _narrowed(game: str | None, bot: int | None, status: str | None) -> QuerySet
         qs = qs.filter(pk__in=seats)
     if status:
         qs = qs.filter(status=status)
+    if owner:
+        qs = of_owner(qs, owner)
     return qs
+
+
+def of_owner(qs: QuerySet[Match], username: str) -> QuerySet[Match]:
+    """The matches of ``qs`` where a bot of the user ``username`` sat (a subquery on the seats:
+    no join, no DISTINCT)."""
+    seats = MatchSeat.objects.filter(bot_version__bot__owner__username=username)
+    return qs.filter(pk__in=seats.values("match_id"))
+
+
+def of_tournament(qs: QuerySet[Match], tournament_id: int) -> QuerySet[Match]:
+    """The matches of ``qs`` played for tournament ``tournament_id`` (the competition's link
+    row, by its reverse relation: this app does not import competitions)."""
+    return qs.filter(**{f"{COMPETITION_LINK}__tournament_id": tournament_id})
 
 
 def latest_matches(limit: int = 10) -> QuerySet[Match]:
@@ -117,10 +135,14 @@ def api_matches(
 
 
 def match_rows(
-    *, game: str | None = None, bot: int | None = None, status: str | None = None
+    *,
+    game: str | None = None,
+    bot: int | None = None,
+    status: str | None = None,
+    owner: str | None = None,
 ) -> QuerySet[Match]:
     """Matches for the tables of the pages (see ``_narrowed``): only the columns they show."""
-    return _as_rows(_narrowed(game, bot, status))
+    return _as_rows(_narrowed(game, bot, status, owner))
 
 
 def bounded_count(qs: QuerySet[Match], limit: int) -> tuple[int, bool]:

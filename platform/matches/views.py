@@ -40,6 +40,7 @@ class MatchFilterForm(forms.Form):
 
     game = LookupField(required=False)
     bot = IdField(required=False)
+    owner = LookupField(required=False)  # a user name: matches where one of their bots sat
     status = forms.ChoiceField(required=False, choices=[("", "any"), *MatchStatus.choices])
     page = forms.CharField(required=False, max_length=20)  # old links: ignored
     before = IdField(required=False)
@@ -54,10 +55,11 @@ def match_list(request: HttpRequest) -> HttpResponse:
     game = filters.cleaned_data["game"] or None
     status = filters.cleaned_data["status"] or None
     bot = filters.cleaned_data["bot"]
+    owner = filters.cleaned_data["owner"] or None
     bot_raw = str(bot) if bot is not None else ""
     # Keyset pages (?before=id / ?after=id): the same cost at any depth, no COUNT(*).
     page = keyset_page(
-        match_rows(game=game, bot=bot, status=status),
+        match_rows(game=game, bot=bot, status=status, owner=owner),
         before=filters.cleaned_data["before"],
         after=filters.cleaned_data["after"],
         size=PAGE_SIZE,
@@ -72,7 +74,12 @@ def match_list(request: HttpRequest) -> HttpResponse:
             "page": page,
             "games": active_games(),
             "statuses": MatchStatus.choices,
-            "selected": {"game": game or "", "status": status or "", "bot": bot_raw},
+            "selected": {
+                "game": game or "",
+                "status": status or "",
+                "bot": bot_raw,
+                "owner": owner or "",
+            },
             "query": query.urlencode(),
         },
     )
