@@ -3,23 +3,31 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from foundation.admin_pages import BoundedAdmin
 
 from bots.holds import release
 from bots.models import Bot, BotVersion
 
 
-class BotVersionInline(admin.TabularInline):
-    model = BotVersion
-    extra = 0
-    readonly_fields = ("number", "sha256", "size_bytes", "created_at", "held_at")
-
-
 @admin.register(Bot)
-class BotAdmin(admin.ModelAdmin):
+class BotAdmin(BoundedAdmin):
     list_display = ("name", "game", "owner", "is_builtin", "created_at")
     list_filter = ("game", "is_builtin")
+    list_select_related = ("game", "owner")
     search_fields = ("name", "owner__username")
-    inlines = [BotVersionInline]
+    # Ids, not drop-downs of every user and version; its versions are a link to their own
+    # list (an inline would draw every version a bot ever had).
+    raw_id_fields = ("owner", "pinned_version")
+    readonly_fields = ("version_list",)
+
+    @admin.display(description="versions")
+    def version_list(self, bot: Bot) -> str:
+        if bot.pk is None:
+            return "-"
+        url = reverse("admin:bots_botversion_changelist") + f"?bot__id__exact={bot.pk}"
+        return format_html('<a href="{}">Its versions</a>', url)
 
 
 class HeldFilter(admin.SimpleListFilter):
@@ -42,7 +50,7 @@ class HeldFilter(admin.SimpleListFilter):
 
 
 @admin.register(BotVersion)
-class BotVersionAdmin(admin.ModelAdmin):
+class BotVersionAdmin(BoundedAdmin):
     list_display = (
         "bot",
         "number",
@@ -55,6 +63,8 @@ class BotVersionAdmin(admin.ModelAdmin):
         "created_at",
     )
     list_filter = (HeldFilter, "status", "language", "bot__game")
+    list_select_related = ("bot__game",)
+    raw_id_fields = ("bot",)
     search_fields = ("bot__name", "sha256")
     readonly_fields = (
         "sha256",

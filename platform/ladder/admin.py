@@ -1,10 +1,11 @@
 from django.contrib import admin
+from foundation.admin_pages import BoundedAdmin
 
 from ladder.models import LadderEntry, LadderMatch, LadderState
 
 
 @admin.register(LadderEntry)
-class LadderEntryAdmin(admin.ModelAdmin):
+class LadderEntryAdmin(BoundedAdmin):
     list_display = [
         "bot",
         "game",
@@ -14,15 +15,17 @@ class LadderEntryAdmin(admin.ModelAdmin):
         "last_match_at",
     ]
     list_filter = ["game"]
-    raw_id_fields = ["bot"]
+    list_select_related = ["bot__game", "game"]
+    raw_id_fields = ["bot", "suspended_version"]
     search_fields = ["bot__name"]
 
 
 @admin.register(LadderMatch)
-class LadderMatchAdmin(admin.ModelAdmin):
+class LadderMatchAdmin(BoundedAdmin):
     list_display = ["match", "game", "kind", "version", "challenger", "created_at"]
     list_filter = ["game", "kind"]
+    list_select_related = ["match__game", "game", "version__bot", "challenger"]
     raw_id_fields = ["match", "version", "challenger"]
 
 
-admin.site.register(LadderState)
+admin.site.register(LadderState, BoundedAdmin)

@@ -13,16 +13,23 @@ from bots.models import Bot, BotVersion
 from bots.selectors import bots_search, playing_versions
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 from foundation import stamps
 from ladder import selectors as ladder_selectors
 from ladder.models import LadderEntry
+from matches.models import MatchSeat
 from matches.selectors import match_rows
 from ratings import stats
 from ratings.models import Rating
 from ratings.selectors import rating_history
+
+#: Bots per page of "My bots" (each draws its versions and latest matches).
+MY_BOTS_PAGE = 20
 
 
 def _chart(bot: Bot) -> str:
@@ -96,7 +103,10 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def my_bots(request: HttpRequest) -> HttpResponse:
-    bots = list(bots_search(owner=request.user.get_username()))
+    page = Paginator(bots_search(owner=request.user.get_username()), MY_BOTS_PAGE).get_page(
+        request.GET.get("page")
+    )
+    bots = list(page)
     versions = list(
         BotVersion.objects.filter(bot__in=bots).select_related("bot").order_by("bot", "-number")
     )
@@ -107,14 +117,37 @@ def my_bots(request: HttpRequest) -> HttpResponse:
         by_bot.setdefault(v.bot_id, []).append(v)
     entries = ladder_selectors.ladder_entries(bots)
     playing = playing_versions([b.pk for b in bots])
+    recent = _recent_matches([b.pk for b in bots], per_bot=5)
     rows = [
         {
             "bot": b,
             "playing": playing.get(b.pk),
             "versions": by_bot.get(b.pk, []),
             "entry": entries.get(b.pk),
-            "matches": match_rows(bot=b.pk)[:5],
+            "matches": recent.get(b.pk, []),
         }
         for b in bots
     ]
-    return render(request, "site_pages/my_bots.html", {"rows": rows})
+    return render(request, "site_pages/my_bots.html", {"rows": rows, "page": page})
+
+
+def _recent_matches(bot_ids: list[int], per_bot: int) -> dict[int, list[Any]]:
+    """Each bot's ``per_bot`` newest matches, newest first, in two queries for all the bots
+    (a window over their seats, then the rows), not two per bot."""
+    newest = (
+        MatchSeat.objects.filter(bot_version__bot_id__in=bot_ids)
+        .annotate(
+            bot=F("bot_version__bot_id"),
+            nth=Window(
+                RowNumber(), partition_by=F("bot_version__bot_id"), order_by=F("match_id").desc()
+            ),
+        )
+        .filter(nth__lte=per_bot)
+        .values_list("bot", "match_id")
+    )
+    pairs = list(newest)
+    matches = {m.pk: m for m in match_rows().filter(pk__in={m for _, m in pairs})}
+    recent: dict[int, list[Any]] = {}
+    for bot_id, match_id in sorted(set(pairs), key=lambda p: -p[1]):  # a bot in two seats: once
+        recent.setdefault(bot_id, []).append(matches[match_id])
+    return recent

@@ -69,6 +69,9 @@ MATRIX = [
     Row("login", "get", "/accounts/login/", ALL),
     Row("signup", "get", "/accounts/signup/", ALL),
     Row("logout", "post", "/accounts/logout/", dict.fromkeys(ROLES, 302)),
+    Row("account_settings", "get", "/accounts/settings/", only({}, 200, LOGIN)),
+    # Deletes only the signed-in account, and only with its password (none given here: 400).
+    Row("account_delete", "post", "/accounts/settings/delete/", only({}, 400, LOGIN)),
     Row("admin", "get", "/admin/", only({S: 200}, 302, 302)),
     # ---- people at the table (platform/play): only the seat's holder; no such seat here
     Row("mine", "get", "/play/", only({}, 200, LOGIN)),
