@@ -1,4 +1,5 @@
-"""Swiss: rounds paired by the standings (a maximum-weight matching at two seats, searched
+"""Swiss: rounds paired by the standings (a maximum-weight matching at two seats, over the
+whole field or, above a few dozen entrants, blocks of it: ``arena.formats.pairing``; searched
 score-group tables at three or more)."""
 
 from __future__ import annotations
@@ -6,8 +7,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from itertools import combinations
-
-import networkx as nx
 
 from arena.formats.base import (
     FormatError,
@@ -18,6 +17,7 @@ from arena.formats.base import (
     Table,
     order_key,
 )
+from arena.formats.pairing import swiss_pairs
 from arena.formats.tables import check_common, seat_table, table_sizes
 
 #: Node budget of the exact search for repeat-free multiplayer Swiss tables; past it the
@@ -26,7 +26,8 @@ SEARCH_BUDGET = 20_000
 
 
 class Swiss:
-    """Rounds paired by the standings. Two seats: a maximum-weight matching that, in this
+    """Rounds paired by the standings. Two seats: a maximum-weight matching (of the whole
+    field, or of blocks of neighbours in a big one: ``arena.formats.pairing``) that, in this
     order, repeats as few pairings as possible, gives the bye to someone with fewest byes,
     pairs equal scores, pairs neighbours in the standings, gives the bye to the lowest. Three
     or more seats: score-group tables cut from the standings top down, searched for tables
@@ -54,7 +55,7 @@ class Swiss:
             return None
         ordered = sorted(rows.values(), key=order_key)
         if options.players == 2:
-            pairs, byes = _swiss_pairs(ordered)
+            pairs, byes = swiss_pairs(ordered)
             groups = [list(p) for p in pairs]
         else:
             groups, byes = _swiss_tables(ordered, options)
@@ -74,40 +75,6 @@ class Swiss:
 
 def _met(a: StandingRow, b: StandingRow) -> int:
     return a.opponents.get(b.bot, 0)
-
-
-def _swiss_pairs(ordered: list[StandingRow]) -> tuple[list[tuple[str, str]], list[str]]:
-    """Pairs (higher-placed first) and the bye, by a maximum-weight perfect matching whose
-    weights rank the goals lexicographically (integer tiers, so no rounding can swap them)."""
-    n = len(ordered)
-    pos = {r.bot: i for i, r in enumerate(ordered)}
-    half = [round(2 * r.points) for r in ordered]  # points are multiples of 1/2 at 2 seats
-    spread = max(half) - min(half)
-    t_rank = 1
-    t_score = t_rank * (n * n + n + 1)
-    t_bye = t_score * (n * (spread * spread + 1) + 1)
-    t_repeat = t_bye * (n * (max(r.byes for r in ordered) + 1) + 1)
-    top = t_repeat * (n * (max(max(r.opponents.values(), default=0) for r in ordered) + 1) + 1)
-    g = nx.Graph()
-    for i, j in combinations(range(n), 2):
-        a, b = ordered[i], ordered[j]
-        d = half[i] - half[j]
-        cost = _met(a, b) * t_repeat + d * d * t_score + (j - i - 1) * t_rank
-        g.add_edge(a.bot, b.bot, weight=top - cost)
-    bye = "\0bye"
-    if n % 2:
-        for i, r in enumerate(ordered):
-            g.add_edge(r.bot, bye, weight=top - (r.byes * t_bye + (n - 1 - i) * t_rank))
-    matching = nx.max_weight_matching(g, maxcardinality=True)
-    pairs: list[tuple[str, str]] = []
-    byes: list[str] = []
-    for a, b in matching:
-        if bye in (a, b):
-            byes.append(b if a == bye else a)
-        else:
-            pairs.append((a, b) if pos[a] < pos[b] else (b, a))
-    pairs.sort(key=lambda p: pos[p[0]])
-    return pairs, byes
 
 
 def _swiss_tables(

@@ -4,11 +4,10 @@ the organisers' long actions ("start", "play a round now"), run by a worker, not
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from celery import shared_task
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.utils import timezone
 
 from competitions.live import clear_starting
 from competitions.models import League, Tournament
@@ -19,12 +18,16 @@ from competitions.services.leagues import LEAGUE_TASK, beat_round_due, run_leagu
 def play_league_round(league_id: int) -> int:
     """Beat's tick of a league: schedule its next round (its matches go to the workers) if it
     is due; returns how many matches. Two beats by mistake send each tick twice: the second
-    finds, under the league's row lock, the round just played and does nothing."""
-    with transaction.atomic():
-        league = League.objects.select_for_update().filter(pk=league_id, is_active=True).first()
-        if league is None or not beat_round_due(league, timezone.now()):
-            return 0
-        return len(run_league_round(league))
+    finds, under the league's row lock, the round just played and does nothing. The round is
+    planned before that lock is taken (``run_league_round``)."""
+    league = League.objects.filter(pk=league_id, is_active=True).first()
+    if league is None:
+        return 0
+    return len(run_league_round(league, when=_beat_due))
+
+
+def _beat_due(league: League, now: datetime) -> bool:
+    return league.is_active and beat_round_due(league, now)
 
 
 log = logging.getLogger(__name__)
@@ -51,8 +54,7 @@ def start_tournament_task(tournament_id: int) -> int:
 def play_league_round_now(league_id: int, number: int) -> int:
     """Round ``number`` of a league, if it is still the next one (paused leagues too: an
     organiser asked for it)."""
-    with transaction.atomic():
-        league = League.objects.select_for_update().filter(pk=league_id).first()
-        if league is None or league.rounds_played + 1 != number:
-            return 0
-        return len(run_league_round(league))
+    league = League.objects.filter(pk=league_id).first()
+    if league is None:
+        return 0
+    return len(run_league_round(league, number=number))

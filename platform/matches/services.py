@@ -8,7 +8,8 @@
       with its message lost, is sent again (attempt n+1) or, a held one after
       ``ARENA_MATCH_ATTEMPTS``, marked error.
 
-The worker's side (claim, play, record with retries) is ``matches.playing``.
+The worker's side (claim, play, record with retries) is ``matches.playing``; creating matches
+(one, or a competition's round in bulk) is ``matches.creation``.
 
 Exactly once: each send carries its attempt number and only the delivery of the current attempt
 may claim a queued match, so a duplicate or stale delivery does nothing; recording finds the
@@ -25,11 +26,9 @@ from datetime import timedelta
 from functools import partial
 from typing import Any
 
-from bots.models import BotVersion, VersionStatus
-from catalog.models import Game
+from bots.models import Bot, BotVersion
 from catalog.services import count_finished_match, set_counters
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, F
 from django.utils import timezone
@@ -44,68 +43,18 @@ from arena.contract import (
     TimeControl,
 )
 from arena.outcome import MatchOutcome
-from games.base import GameError
-from games.registry import get_game
 from matches import seat_logs
+
+# Creation lives in its own module; callers keep importing it from here.
+from matches.creation import clamp_seed as clamp_seed
+from matches.creation import create_match as create_match
+from matches.creation import create_matches as create_matches
 from matches.errors import PLAY_FAILED, public_error
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
 from matches.replays import store_replay
 from matches.signals import match_failed, match_finished
 
 log = logging.getLogger(__name__)
-
-_SEED_MASK = (1 << 63) - 1
-
-
-def clamp_seed(seed: int) -> int:
-    """Seeds from ``games.rng.derive_seed`` are 64-bit unsigned; columns are signed 64-bit."""
-    return int(seed) & _SEED_MASK
-
-
-def create_match(
-    *,
-    game: Game,
-    versions: Sequence[BotVersion],
-    seed: int = 0,
-    options: dict[str, Any] | None = None,
-    time_control: dict[str, int] | None = None,
-    kind: str = MatchKind.STANDALONE,
-    rated: bool = True,
-) -> Match:
-    """A queued match with one seat per version (in seat order). Checks player count, options
-    and time control here, so a bad setup is a ValidationError and never a failed task. The
-    app that asks for the match (``kind``) keeps why on its own side, in the caller's
-    transaction (``competitions.services.scheduling``, ``ladder.services``)."""
-    options = dict(options or {})
-    try:
-        engine = get_game(game.slug)
-        engine.check_options(options)
-        time = TimeControl.from_json(time_control)
-    except (GameError, ContractError) as exc:
-        raise ValidationError(str(exc)) from exc
-    if not game.min_players <= len(versions) <= game.max_players:
-        raise ValidationError(
-            f"{game.name} is played by {game.players_label} players, not {len(versions)}."
-        )
-    for v in versions:
-        if v.bot.game_id != game.pk:
-            raise ValidationError(f"{v.label} is a bot for {v.bot.game.name}, not {game.name}.")
-    if kind != MatchKind.HUMAN and any(v.status == VersionStatus.PERSON for v in versions):
-        # a seat that waits for a person nobody sent: only the play page seats people
-        raise ValidationError("A person's seat can only be taken on the play page, not by a bot.")
-    with transaction.atomic():
-        match = Match.objects.create(
-            game=game,
-            seed=clamp_seed(seed),
-            options=options,
-            time_control=time.to_json(),
-            kind=kind,
-            rated=rated,
-        )
-        MatchSeat.objects.bulk_create(
-            [MatchSeat(match=match, seat=i, bot_version=v) for i, v in enumerate(versions)]
-        )
-    return match
 
 
 def match_spec(match: Match) -> MatchSpec:
@@ -159,6 +108,17 @@ def dispatch_match(match: Match) -> Match:
         _send(match.pk, attempt, match.kind)
     match.refresh_from_db()
     return match
+
+
+def dispatch_matches(matches: Sequence[Match]) -> None:
+    """``dispatch_match`` for many matches (a competition's round, after its commit): two
+    queries whatever their number, then one message each."""
+    now = timezone.now()
+    queued = Match.objects.filter(pk__in=[m.pk for m in matches], status=MatchStatus.QUEUED)
+    queued.update(attempts=F("attempts") + 1, dispatched_at=now)
+    sent = Match.objects.filter(pk__in=[m.pk for m in matches], dispatched_at=now)
+    for pk, attempt, kind in sent.order_by("pk").values_list("pk", "attempts", "kind"):
+        _send(pk, attempt, kind)
 
 
 def time_limit_s(kind: str) -> int:
@@ -352,7 +312,6 @@ def requeue_locked(locked: Match, *, why: str = "") -> None:
 def recount_game_counters() -> None:
     """Every game's bot and finished-match counters, recounted from scratch (after bulk
     loads; the tests check that the kept counters equal this)."""
-    from bots.models import Bot
 
     bots = dict(Bot.objects.order_by().values_list("game").annotate(n=Count("pk")))
     finished = dict(

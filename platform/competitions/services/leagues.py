@@ -4,8 +4,8 @@ now"), tables paired Swiss-style from the season's stored standings."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from foundation import stamps
 from matches.models import Match
-from matches.services import clamp_seed, dispatch_match
+from matches.services import clamp_seed, dispatch_matches
 
 from arena.formats import FormatOptions, StandingRow, match_points, next_round
 from arena.ratings import update_standings
@@ -151,52 +151,107 @@ def beat_round_due(lg: League, now: datetime) -> bool:
     return lg.last_run_at is None or lg.last_run_at + timedelta(hours=lg.every_hours / 2) <= now
 
 
-def run_league_round(league: League, *, dispatch: bool = True) -> list[Match]:
+@dataclass(frozen=True)
+class RoundPlan:
+    """A league round planned from what the database held (no lock): its number, the first
+    round of the season it belongs to, and its matches."""
+
+    number: int
+    first_round: int
+    tables: list[Table]
+
+
+def run_league_round(
+    league: League,
+    *,
+    dispatch: bool = True,
+    number: int | None = None,
+    when: Callable[[League, datetime], bool] | None = None,
+) -> list[Match]:
     """Schedule the league's next round: every bot of the game (its current version) plays at
     most one match, tables paired Swiss-style from the season's stored standings (points,
     opponents met, seats used: no replay of past rounds). Fewer bots than seats: no match, the
-    round still counts."""
+    round still counts.
+
+    The round is planned first, reading without a lock (the pairing is the long part), then
+    written in one short transaction that locks the league's row alone, and only as a key
+    holder's writes do, so recordings (which add standings rows under the league) never wait.
+    Nothing is played if, by then, the next round is not ``number`` (when given), ``when``
+    (league, now) is false, or another worker has played the round meanwhile."""
+    now = timezone.now()
+    lg = League.objects.select_related("game").get(pk=league.pk)
+    if not _wanted(lg, number, when, now):
+        return []
+    plan = plan_league_round(lg, now)
     with transaction.atomic():
-        # The league's row only: the game's row is every recording's (its match counter).
-        lg = League.objects.select_for_update(of=("self",)).select_related("game").get(pk=league.pk)
-        now = timezone.now()
-        season = current_season(lg, now)
-        versions = {str(bot_id): v for bot_id, v in current_versions(lg.game).items()}
-        players = lg.game.clamp_players(lg.players_per_match)
-        number = lg.rounds_played + 1
-        matches: list[Match] = []
-        if len(versions) >= players:
-            stored = {
-                str(st.bot_id): StandingRow.from_json(st.row)
-                for st in LeagueStanding.objects.filter(
-                    season=season, bot_id__in=map(int, versions)
-                )
-            }
-            # Seeding 1..n by bot age (the format's tie-break of last resort).
-            rows = {
-                k: replace(stored.get(k) or StandingRow(bot=k, seed=i), seed=i)
-                for i, k in enumerate(sorted(versions, key=int), start=1)
-            }
-            index = number - season.first_round
-            opts = FormatOptions(players=players, rounds=index + 1, seed=lg.seed)
-            rnd = next_round("swiss", rows, index, opts)
-            tables = [
-                Table(
-                    [versions[k] for k in sm.bots], derive_seed(lg.seed, "league", number, sm.seed)
-                )
-                for sm in (rnd.matches if rnd else [])
-            ]
-            matches = create_round_matches(lg, round=number, game=lg.game, tables=tables)
-        lg.rounds_played = number
-        lg.last_run_at = now
-        lg.save(update_fields=["rounds_played", "last_run_at"])
+        locked = League.objects.select_for_update(no_key=True).get(pk=lg.pk)
+        if locked.rounds_played != lg.rounds_played or not _wanted(locked, number, when, now):
+            return []
+        locked.game = lg.game
+        season = current_season(locked, now)
+        if season.first_round != plan.first_round:  # seasons edited meanwhile: plan again
+            plan = plan_league_round(locked, now)
+        matches = (
+            create_round_matches(locked, round=plan.number, game=lg.game, tables=plan.tables)
+            if plan.tables
+            else []
+        )
+        locked.rounds_played = plan.number
+        locked.last_run_at = now
+        locked.save(update_fields=["rounds_played", "last_run_at"])
         season.rounds_played += 1
         season.save(update_fields=["rounds_played"])
-        if dispatch:
-            for m in matches:
-                transaction.on_commit(partial(dispatch_match, m))
+        if dispatch and matches:
+            transaction.on_commit(partial(dispatch_matches, matches))
     league.refresh_from_db()
     return matches
+
+
+def _wanted(
+    lg: League, number: int | None, when: Callable[[League, datetime], bool] | None, now: datetime
+) -> bool:
+    return (number is None or lg.rounds_played + 1 == number) and (when is None or when(lg, now))
+
+
+def plan_league_round(lg: League, now: datetime) -> RoundPlan:
+    """The league's next round as the database holds it now (reads only, a fixed number of
+    queries): pairs of the open season's standings, or of a new season's empty ones."""
+    number = lg.rounds_played + 1
+    season = _open_season_at(lg, now)
+    first = season.first_round if season is not None else number
+    versions = {str(bot_id): v for bot_id, v in current_versions(lg.game).items()}
+    players = lg.game.clamp_players(lg.players_per_match)
+    if len(versions) < players:
+        return RoundPlan(number, first, [])
+    stored = {
+        str(st.bot_id): StandingRow.from_json(st.row)
+        for st in (
+            LeagueStanding.objects.filter(season=season, bot_id__in=map(int, versions))
+            if season is not None
+            else []
+        )
+    }
+    # Seeding 1..n by bot age (the format's tie-break of last resort).
+    rows = {
+        k: replace(stored.get(k) or StandingRow(bot=k, seed=i), seed=i)
+        for i, k in enumerate(sorted(versions, key=int), start=1)
+    }
+    index = number - first
+    opts = FormatOptions(players=players, rounds=index + 1, seed=lg.seed)
+    rnd = next_round("swiss", rows, index, opts)
+    tables = [
+        Table([versions[k] for k in sm.bots], derive_seed(lg.seed, "league", number, sm.seed))
+        for sm in (rnd.matches if rnd else [])
+    ]
+    return RoundPlan(number, first, tables)
+
+
+def _open_season_at(lg: League, now: datetime) -> Season | None:
+    """The season :func:`current_season` would give, None for a new one (reads only)."""
+    season = lg.seasons.filter(finished_at__isnull=True).order_by("-number").first()
+    if season is None or season.rounds_played >= season.rounds:
+        return None
+    return None if season.ends_at and season.ends_at <= now else season
 
 
 def league_match_ended(link: CompetitionMatch, seats: Sequence[Any]) -> None:

@@ -1,6 +1,7 @@
-"""A competition's matches: each made by ``matches.services.create_match`` with its
-:class:`CompetitionMatch` link (tournament or league, and round) in the same transaction, so
-that no match of a competition exists without its link."""
+"""A competition's matches: made by ``matches.services.create_matches`` with their
+:class:`CompetitionMatch` links (tournament or league, and round) in the same transaction, so
+that no match of a competition exists without its link; three inserts for a round of any
+size."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from bots.models import BotVersion
 from catalog.models import Game
 from django.db import transaction
 from matches.models import Match, MatchKind
-from matches.services import create_match
+from matches.services import create_matches
 
 from competitions.models import CompetitionMatch, League, Tournament
 
@@ -34,15 +35,15 @@ def create_round_matches(
     options: dict[str, Any] | None = None,
 ) -> list[Match]:
     """Queued matches of round ``round`` of a tournament or a league, one per table, each
-    linked to its competition (the links in one insert). Checks as ``create_match`` does."""
+    linked to its competition (matches, seats and links: one insert each). Checks as
+    ``create_match`` does."""
     tournament = competition if isinstance(competition, Tournament) else None
     league = competition if isinstance(competition, League) else None
     kind = MatchKind.TOURNAMENT if tournament else MatchKind.LEAGUE
     with transaction.atomic():
-        matches = [
-            create_match(game=game, versions=t.versions, seed=t.seed, options=options, kind=kind)
-            for t in tables
-        ]
+        matches = create_matches(
+            game=game, seatings=[(t.versions, t.seed) for t in tables], options=options, kind=kind
+        )
         CompetitionMatch.objects.bulk_create(
             [
                 CompetitionMatch(match=m, tournament=tournament, league=league, round=round)

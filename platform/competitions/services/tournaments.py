@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from matches.models import Match, MatchStatus
-from matches.services import clamp_seed, dispatch_match
+from matches.services import clamp_seed, dispatch_matches
 
 from arena.formats import (
     FORMAT_NAMES,
@@ -212,8 +212,7 @@ def _schedule_from(
             t.scheduled_matches += len(matches)
             t.save(update_fields=["current_round", "scheduled_matches"])
             if dispatch:
-                for m in matches:
-                    transaction.on_commit(partial(dispatch_match, m))
+                transaction.on_commit(partial(dispatch_matches, matches))
             return matches
         rows = record_round(t.format, rows, number, [], opts)
         _save_rows(t, rows)
