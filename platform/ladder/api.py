@@ -10,9 +10,10 @@ from bots.models import Bot
 from catalog.models import Game
 from django.conf import settings
 from django.contrib.auth.models import User
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from foundation.errors import refused_as
 from foundation.fields import StrictIntegerField
+from foundation.pagination import StrictPageNumberPagination
 from foundation.throttles import ChallengeThrottle
 from matches.models import MatchKind
 from rest_framework import generics, permissions, serializers, status
@@ -63,27 +64,45 @@ class OwnLadderEntrySerializer(LadderEntrySerializer):
         fields = [*LadderEntrySerializer.Meta.fields, "suspended_reason"]
 
 
+class LadderPagination(StrictPageNumberPagination):
+    page_size = 50
+
+
 class GameLadderSerializer(serializers.Serializer):
     game = serializers.CharField()
     budget = serializers.IntegerField(help_text="ladder matches queued or running at most")
     in_flight = serializers.IntegerField()
-    entries = LadderEntrySerializer(many=True)
+    count = serializers.IntegerField(min_value=0, help_text="bots on the ladder (all pages)")
+    next = serializers.URLField(allow_null=True, help_text="the next page (null: the last)")
+    previous = serializers.URLField(allow_null=True, help_text="the page before (null: first)")
+    entries = LadderEntrySerializer(
+        many=True, help_text=f"one page of the ladder, {LadderPagination.page_size} at most"
+    )
 
 
 class GameLadderApi(APIView):
-    """A game's ladder: every bot on it, best rated first, with placement and suspension."""
+    """A game's ladder, a page of 50 at a time (``?page=n``): the bots on it, best rated first
+    (unrated last, then by name), with placement and suspension."""
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=GameLadderSerializer)
+    @extend_schema(
+        responses=GameLadderSerializer,
+        parameters=[OpenApiParameter("page", int, description="page number, from 1")],
+    )
     def get(self, request: Request, slug: str) -> Response:
         game = generics.get_object_or_404(Game, slug=slug)
-        entries, ratings = selectors.ladder_board(game)
+        pages = LadderPagination()
+        entries = pages.paginate_queryset(selectors.ladder_board(game), request, view=self) or []
+        ratings = selectors.ratings_of(game, [e.bot_id for e in entries])
         return Response(
             {
                 "game": game.slug,
                 "budget": settings.ARENA_LADDER_BUDGET,
                 "in_flight": selectors.inflight_ladder_matches(game),
+                "count": pages.page.paginator.count if pages.page else 0,
+                "next": pages.get_next_link(),
+                "previous": pages.get_previous_link(),
                 "entries": LadderEntrySerializer(
                     entries, many=True, context={"ratings": ratings}
                 ).data,

@@ -10,7 +10,7 @@ from typing import Any
 from bots.models import Bot, BotVersion
 from catalog.models import Game
 from django.conf import settings
-from django.db.models import Count
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
 
@@ -188,34 +188,41 @@ def ratings_of(game: Game, bot_ids: list[int]) -> dict[int, Any]:
     return {r.bot_id: r for r in Rating.objects.filter(game=game, bot_id__in=bot_ids)}
 
 
-def ladder_board(game: Game) -> tuple[list[LadderEntry], dict[int, Any]]:
-    """A game's ladder entries, best rated first (unrated last), with their ratings."""
-    entries = list(LadderEntry.objects.filter(game=game).select_related("bot__owner"))
-    ratings = ratings_of(game, [e.bot_id for e in entries])
+def ladder_board(game: Game) -> QuerySet[LadderEntry]:
+    """A game's ladder entries, best rated first (unrated last), then by name: ordered in the
+    query (each entry's ordinal by a subquery on the ratings' unique (bot, game) index), so
+    that a page of it reads only its own rows."""
+    from ratings.models import Rating
 
-    def key(e: LadderEntry) -> tuple[int, float, str]:
-        r = ratings.get(e.bot_id)
-        return (r is None, -(r.ordinal if r else 0.0), e.bot.name)
-
-    return sorted(entries, key=key), ratings
-
-
-@dataclass
-class Board:
-    ranked: list[Any]
-    in_placement: list[LadderEntry]
-    suspended: list[LadderEntry]
+    ordinal = Rating.objects.filter(game=game, bot_id=OuterRef("bot_id")).values("ordinal")
+    return (
+        LadderEntry.objects.filter(game=game)
+        .select_related("bot__owner")
+        .annotate(ordinal=Subquery(ordinal[:1]))
+        .order_by(F("ordinal").desc(nulls_last=True), "bot__name", "bot_id")
+    )
 
 
-def split_leaderboard(game: Game, ratings: Any) -> Board:
-    """The leaderboard with bots in placement and suspended bots set apart (one query over
-    the game's ladder entries besides the ratings themselves)."""
-    entries = {
-        e.bot_id: e for e in LadderEntry.objects.filter(game=game).select_related("bot__owner")
-    }
-    held = {b for b, e in entries.items() if e.is_suspended or e.in_placement}
-    return Board(
-        ranked=[r for r in ratings if r.bot_id not in held],
-        in_placement=[e for e in entries.values() if e.in_placement and not e.is_suspended],
-        suspended=[e for e in entries.values() if e.is_suspended],
+def held(game: Game) -> QuerySet[LadderEntry]:
+    """The game's bots held out of the ranking: in placement or suspended."""
+    return LadderEntry.objects.filter(game=game).filter(
+        Q(placement_owed__gt=0) | Q(suspended_at__isnull=False)
+    )
+
+
+def in_placement(game: Game) -> QuerySet[LadderEntry]:
+    """Bots playing their placement matches (not suspended), by name: a list to page."""
+    return (
+        LadderEntry.objects.filter(game=game, placement_owed__gt=0, suspended_at__isnull=True)
+        .select_related("bot__owner")
+        .order_by("bot__name", "bot_id")
+    )
+
+
+def suspended(game: Game) -> QuerySet[LadderEntry]:
+    """Suspended bots, the latest suspended first: a list to page."""
+    return (
+        LadderEntry.objects.filter(game=game, suspended_at__isnull=False)
+        .select_related("bot__owner")
+        .order_by("-suspended_at", "bot_id")
     )

@@ -5,27 +5,31 @@
 from __future__ import annotations
 
 from catalog.selectors import game_by_slug, leaderboard_position
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from foundation import stamps
 from foundation.params import id_param
-from ladder.selectors import split_leaderboard
+from ladder import selectors as ladder
+from ladder.models import LadderEntry
 from matches.selectors import match_rows
 from ratings.selectors import board_stamp_key, leaderboard
 
 #: Leaderboard rows per page.
 LEADERBOARD_PAGE = 50
+#: Bots in placement, and suspended bots, per page of their lists (``?placement=n``,
+#: ``?suspended=n``): a ladder of thousands of new bots still draws a page of this many.
+HELD_PAGE = 20
 
 
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A game and one page of its leaderboard; ``?bot=id`` opens the page holding that bot
     (find my bot), ``?page=n`` another page. Bots in placement and suspended bots are listed
-    apart (the ladder's), and left out of the ranked pages in the query itself."""
+    apart (the ladder's, a page of ``HELD_PAGE`` each), and left out of the ranked pages in
+    the query itself (a subquery, whatever their number)."""
     game = game_by_slug(slug)
-    board = split_leaderboard(game, [])  # only the held bots: the ranking is paged below
-    held = [e.bot_id for e in (*board.in_placement, *board.suspended)]
-    ratings = leaderboard(game).exclude(bot_id__in=held)
+    ratings = leaderboard(game).exclude(bot_id__in=ladder.held(game).values("bot_id"))
     found = id_param(request.GET.get("bot"))
     place = leaderboard_position(ratings, found) if found else None
     page_no = (place - 1) // LEADERBOARD_PAGE + 1 if place else request.GET.get("page")
@@ -44,9 +48,14 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "found": found if place else None,
             "not_found": found if found and not place else None,
             "my_bots": mine,
-            "in_placement": board.in_placement,
-            "suspended": board.suspended,
+            "in_placement": _page(ladder.in_placement(game), request.GET.get("placement")),
+            "suspended": _page(ladder.suspended(game), request.GET.get("suspended")),
             "matches": match_rows(game=game.slug)[:10],
             "tournaments": game.tournaments.order_by("-created_at")[:5],
         },
     )
+
+
+def _page(entries: QuerySet[LadderEntry], number: str | None) -> Page:
+    """One page of a held list (a bad or too large number: the nearest page, as ``?page=``)."""
+    return Paginator(entries, HELD_PAGE).get_page(number)
