@@ -73,8 +73,8 @@ def _relations(
     """(related model, lookup to the deleted objects, protects?) along every cascade."""
     if len(seen) > CASCADE_DEPTH:
         return
-    for rel in get_candidate_relations_to_delete(model._meta):
-        rel = cast(ForeignObjectRel, rel)
+    for candidate in get_candidate_relations_to_delete(model._meta):
+        rel = cast(ForeignObjectRel, candidate)
         related = cast(type[Model], rel.related_model)
         lookup = f"{rel.field.name}__{path}"
         if rel.on_delete in (PROTECT, RESTRICT):

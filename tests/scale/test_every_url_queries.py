@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from axes.models import AccessAttempt, AccessFailureLog, AccessLog  # type: ignore[import-untyped]
 from bots.models import Bot, BotVersion
 from bots.services import person_version
 from competitions.models import CompetitionMatch
@@ -191,7 +191,9 @@ def _play_with(history: History, version: BotVersion, n: int) -> Match:
     return last
 
 
-def _competitions(history: History, staff: Any, mine: BotVersion, entrants: int, rounds: int):  # type: ignore[no-untyped-def]
+def _competitions(
+    history: History, staff: Any, mine: BotVersion, entrants: int, rounds: int
+) -> tuple[int, int]:
     t = create_tournament(
         organiser=staff,
         game=history.game,
