@@ -19,7 +19,8 @@ from typing import Any
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog  # type: ignore[import-untyped]
 from bots.models import Bot, BotVersion, VersionStatus
 from bots.services import SYSTEM_USERNAME
-from competitions.models import Tournament
+from competitions.models import LeagueStanding, Tournament
+from competitions.selectors import table_stamp_key
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.core.files.storage import default_storage
@@ -27,8 +28,11 @@ from django.db import transaction
 from django.db.models import CharField, Q, Value
 from django.db.models.functions import Cast, Concat
 from django.utils import timezone
+from foundation import stamps
 from ladder.models import LadderEntry
+from ladder.selectors import history_stamp_key
 from matches.models import MatchSeat
+from ratings.selectors import board_stamp_key
 
 log = logging.getLogger(__name__)
 
@@ -104,8 +108,31 @@ def delete_account(user: Any) -> DeletionSummary:
         for record in (AccessAttempt, AccessFailureLog, AccessLog):
             record.objects.filter(username=username).delete()
         user.delete()  # tokens, group memberships and admin log entries go with the row
+        stale = _cached_views_of(bot_ids)
         transaction.on_commit(lambda: remove_bot_files(bot_ids))
+        transaction.on_commit(lambda: _bump_all(stale))
     return summary
+
+
+def _bump_all(keys: list[str]) -> None:
+    for key in keys:
+        stamps.bump(key)
+
+
+def _cached_views_of(bot_ids: list[int]) -> list[str]:
+    """The stamps of the cached parts that name these bots or their owner: their pages, their
+    games' leaderboards and the league tables they stand in (drawn afresh after the commit)."""
+    games = Bot.objects.filter(pk__in=bot_ids).values_list("game_id", flat=True).distinct()
+    leagues = (
+        LeagueStanding.objects.filter(bot_id__in=bot_ids)
+        .values_list("league_id", flat=True)
+        .distinct()
+    )
+    return (
+        [history_stamp_key(b) for b in bot_ids]
+        + [board_stamp_key(g) for g in games]
+        + [table_stamp_key(lg) for lg in leagues]
+    )
 
 
 def _forget_private_data(user: Any) -> None:

@@ -80,6 +80,9 @@ def test_deleting_from_the_settings_page_keeps_history_and_removes_private_data(
     )
     match_id = MatchSeat.objects.filter(bot_version__bot_id=bot_ids[0]).values("match_id")[0]
     Token.objects.create(user=victim)
+    board = f"/games/{site.game.slug}/"
+    old_name = Bot.objects.get(pk=bot_ids[0]).name
+    assert old_name in Client().get(board).content.decode()  # the board's parts now cached
     client, elsewhere = _logged_in(victim), _logged_in(victim)
     assert "Delete your account" in client.get("/accounts/settings/").content.decode()
 
@@ -130,6 +133,9 @@ def test_deleting_from_the_settings_page_keeps_history_and_removes_private_data(
     )
 
     anyone = Client()
+    leaderboard = anyone.get(board).content.decode()
+    assert f"bot-{bot_ids[0]}" in leaderboard and DELETED_USERNAME in leaderboard
+    assert f">{old_name}<" not in leaderboard
     page = anyone.get(f"/matches/{match_id['match_id']}/")
     assert page.status_code == 200 and f"bot-{bot_ids[0]}" in page.content.decode()
     bot_page = anyone.get(f"/bots/{bot_ids[0]}/").content.decode()
