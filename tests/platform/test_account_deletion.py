@@ -205,3 +205,23 @@ def test_staff_delete_in_the_admin_with_a_page_of_constant_cost(
     assert not User.objects.filter(pk=many.pk).exists()
     assert Bot.objects.filter(owner__username=DELETED_USERNAME).count() == bots
     assert not any(p.exists() for p in files)
+
+
+def test_admin_delete_confirmations_count_instead_of_listing(site: History) -> None:
+    """Any model's confirmation (foundation.admin_pages): what protects the object, or what
+    goes with it, as counts; a protected object is not deleted."""
+    staff = _logged_in(User.objects.create_superuser("boss", "boss@example.com", PASSWORD))
+    played = site.versions[0].bot
+    seats = MatchSeat.objects.filter(bot_version__bot=played).count()
+    page = staff.get(f"/admin/bots/bot/{played.pk}/delete/").content.decode()
+    assert f"{seats} match seats (matches.MatchSeat) point at it" in page
+    staff.post(f"/admin/bots/bot/{played.pk}/delete/", {"post": "yes"})
+    assert Bot.objects.filter(pk=played.pk).exists()
+
+    idle = Bot.objects.create(owner=site.users[1], game=site.game, name="idle")
+    for n in (1, 2, 3):
+        idle.versions.create(number=n, builtin_name="random")
+    page = staff.get(f"/admin/bots/bot/{idle.pk}/delete/").content.decode()
+    assert "3 bot versions" in page and "point at it" not in page
+    assert staff.post(f"/admin/bots/bot/{idle.pk}/delete/", {"post": "yes"}).status_code == 302
+    assert not Bot.objects.filter(pk=idle.pk).exists()
