@@ -54,7 +54,8 @@ def pages(t: dict[str, Any]) -> list[tuple[str, str, str]]:
     a = "/admin"
     return [
         ("admin: change a bot", f"{a}/bots/bot/{bot}/change/", "staff"),
-        ("admin: change a tournament", f"{a}/competitions/tournament/{t['tournament']}/change/", "staff"),
+        ("admin: change a tournament", f"{a}/competitions/tournament/{t['tournament']}/change/",
+         "staff"),
         ("admin: change a rating", f"{a}/ratings/rating/{rating}/change/", "staff"),
         ("admin: delete a user with many bots", f"{a}/auth/user/{author}/delete/", "staff"),
         ("admin: delete a bot", f"{a}/bots/bot/{bot}/delete/", "staff"),

@@ -68,7 +68,8 @@ class AccountAdmin(UserAdmin):
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         for user in queryset:
-            delete_account(user)
+            if deletable(user):  # the site's own accounts stay (the page listed them refused)
+                delete_account(user)
 
 
 admin.site.unregister(TokenProxy)

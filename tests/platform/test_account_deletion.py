@@ -11,6 +11,7 @@ import pytest
 from accounts.deletion import DELETED_USERNAME, REMOVED_REASON
 from bots.models import Bot, BotVersion, VersionStatus
 from bots.services import system_user
+from catalog.services import sync_games
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.core.files.base import ContentFile
@@ -22,7 +23,7 @@ from matches.models import MatchSeat
 from ratings.models import Rating
 from rest_framework.authtoken.models import Token
 
-from tests.scale.conftest import History, history  # noqa: F401  (the fixture)
+from tests.scale.conftest import GAME, History
 
 User = get_user_model()
 PASSWORD = "correct horse battery staple"
@@ -34,9 +35,10 @@ def _media(celery_inline: None, settings: Any, tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def site(history: History) -> History:
+def site(db: None) -> History:
     """Twelve bots of four authors with a played history; every version has stored code and
     a build, every seat a private log."""
+    history = History({g.slug: g for g in sync_games()}[GAME])
     history.add_bots(12)
     history.play(40)
     for v in BotVersion.objects.filter(bot__in=[h.bot_id for h in history.versions]):
