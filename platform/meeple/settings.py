@@ -356,7 +356,9 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Meeple Arena API",
-    "DESCRIPTION": "Bots, versions, matches, tournaments, leagues and leaderboards of Meeple Arena.",
+    "DESCRIPTION": (
+        "Bots, versions, matches, tournaments, leagues and leaderboards of Meeple Arena."
+    ),
     "VERSION": "1",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
