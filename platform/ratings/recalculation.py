@@ -31,11 +31,12 @@ would, so the end state equals a recalculation run alone afterwards.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from django.db import transaction
-from django.db.models import Max
+from django.db import connection, transaction
+from django.db.models import Max, Model
 from django.utils import timezone
 
 from ratings import game_lock, history
@@ -65,12 +66,43 @@ class Writes:
     delete: list[int] = field(default_factory=list)
 
     def save(self) -> None:
-        RatingChange.objects.bulk_update(self.update, CHANGE_FIELDS, batch_size=500)
+        update_rows(RatingChange, CHANGE_FIELDS, self.update)
         RatingChange.objects.bulk_create(self.create)
         RatingChange.objects.filter(pk__in=self.delete).delete()
 
     def __len__(self) -> int:
         return len(self.update) + len(self.create) + len(self.delete)
+
+
+def update_rows(model: type[Model], fields: list[str], rows: Sequence[Model]) -> None:
+    """Write ``fields`` of ``rows`` by primary key: on PostgreSQL one ``UPDATE ... FROM
+    (VALUES ...)`` per thousand rows (``bulk_update``'s CASE per row costs its CPU and the
+    server's time quadratically in the batch), elsewhere ``bulk_update``."""
+    if connection.vendor != "postgresql":
+        model._default_manager.bulk_update(rows, fields, batch_size=500)
+        return
+    qn = connection.ops.quote_name
+    columns: list[Any] = [model._meta.get_field(f) for f in fields]
+    sets = ", ".join(f"{qn(c.column)} = v.{qn(c.column)}::{c.db_type(connection)}" for c in columns)
+    names = ", ".join(["pk", *(qn(c.column) for c in columns)])
+    pk = qn(model._meta.pk.column)
+    row = "(" + ", ".join(["%s"] * (len(fields) + 1)) + ")"
+    for start in range(0, len(rows), 1000):
+        chunk = rows[start : start + 1000]
+        sql = (
+            f"UPDATE {qn(model._meta.db_table)} AS t SET {sets} "
+            f"FROM (VALUES {', '.join([row] * len(chunk))}) AS v({names}) WHERE t.{pk} = v.pk"
+        )
+        params = [
+            value
+            for r in chunk
+            for value in (
+                r.pk,
+                *(c.get_db_prep_save(getattr(r, c.attname), connection) for c in columns),
+            )
+        ]
+        with connection.cursor() as cur:
+            cur.execute(sql, params)
 
 
 def replay(
@@ -195,7 +227,7 @@ class Recalculation:
                 .distinct()
             )
         bots = sorted(owners)
-        step = max(1, self.batch // 20)
+        step = max(1, self.batch // 80)  # bots per transaction: 25 by default
         for start in range(0, len(bots), step):
             chunk = bots[start : start + step]
             with transaction.atomic():
@@ -279,7 +311,7 @@ def install_ratings(game_id: int, states: dict[int, Standing]) -> None:
         rating.elo, rating.mu, rating.sigma, rating.ordinal = values[:4]
         rating.matches_played, rating.provisional = s.played, s.provisional
         (update if row else create).append(rating)
-    Rating.objects.bulk_update(update, RATING_FIELDS, batch_size=500)
+    update_rows(Rating, RATING_FIELDS, update)
     Rating.objects.bulk_create(create)
     Rating.objects.filter(pk__in=[row[0] for row in stored.values()]).delete()
 
