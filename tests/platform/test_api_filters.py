@@ -54,8 +54,8 @@ def rows(games: dict[str, Game]) -> dict[str, Any]:
     alice = users.create_user("alice", password="pw-alice-123")
     bob = users.create_user("bob", password="pw-bob-123")
     trnd, other = games["trnd"], games["manhattan-traffiq"]
-    builtins = [b.latest_version() for b in ensure_builtin_bots(trnd)]
-    others = [b.latest_version() for b in ensure_builtin_bots(other)]
+    builtins = [v for b in ensure_builtin_bots(trnd) if (v := b.latest_version())]
+    others = [v for b in ensure_builtin_bots(other) if (v := b.latest_version())]
 
     def version(owner: Any, name: str) -> BotVersion:
         bot = Bot.objects.create(owner=owner, game=trnd, name=name)
