@@ -12,8 +12,9 @@ took 0.7 s at 1,000.
 So a field above :data:`EXACT_LIMIT` is paired as chess pairing programs do, within score
 order with bounded look-ahead: the bye goes to the lowest placed of those with fewest byes,
 then the standings are cut top down into blocks of :data:`BLOCK` neighbours, each paired by
-the exact matching. A block whose best pairing still repeats a meeting takes in the next
-block (looking ahead), or, at the bottom, the block above, up to :data:`LOOK_AHEAD` blocks.
+the exact matching. A block whose best pairing still repeats a meeting doubles, taking in
+the entrants below it (looking ahead) or, at the bottom, the blocks above it, until it pairs
+without a repeat or would hold more than half the field.
 The exact matching pairs neighbours anyway (1 v 2, 3 v 4, and moves off that only to avoid a
 repeat or a score gap), so blocks of neighbours lose next to nothing: a pair across a block's
 edge is the only pairing a block cannot make, and the block grows when it needs one.
@@ -21,7 +22,7 @@ edge is the only pairing a block cannot make, and the block grows when it needs 
 The guarantees hold exactly, not just usually: a blocked round with no repeated pairing, and
 its bye to someone with fewest byes, is as good as any on the first two goals (nothing beats
 zero repeats and the fewest byes); when the blocks cannot show that (a block still repeats at
-its largest), the whole field is paired by the exact matching. With far more entrants than
+half the field), the whole field is paired by the exact matching. With far more entrants than
 rounds played, as in a league, the blocks nearly always suffice: every entrant has met fewer
 than one in :data:`BLOCK` of its block, so repeat-free pairings abound. A field that has
 played about as many rounds as it has entrants pays the exact matching's price.
@@ -40,8 +41,6 @@ from arena.formats.base import StandingRow
 EXACT_LIMIT = 64
 #: Entrants per block of a big field (even, so every block pairs off).
 BLOCK = 16
-#: The most blocks one block may grow to before the whole field is matched exactly.
-LOOK_AHEAD = 4
 
 Pairs = list[tuple[str, str]]
 
@@ -95,8 +94,8 @@ def exact_pairs(ordered: Sequence[StandingRow]) -> tuple[Pairs, list[str]]:
 
 
 def _blocked_pairs(ordered: Sequence[StandingRow]) -> tuple[Pairs, list[str]] | None:
-    """Score-order blocks with bounded look-ahead (module docstring); None when a block still
-    repeats a meeting at :data:`LOOK_AHEAD` blocks, or the bye cannot go to the fewest byes."""
+    """Score-order blocks with bounded look-ahead (module docstring); None when a block that
+    still repeats a meeting would grow past half the field."""
     rows = {r.bot: r for r in ordered}
     pool = list(ordered)
     byes: list[str] = []
@@ -112,14 +111,16 @@ def _blocked_pairs(ordered: Sequence[StandingRow]) -> tuple[Pairs, list[str]] | 
             pairs, _ = exact_pairs(pool[start:end])
             if not repeats(pairs, rows):
                 break
-            if end - start >= LOOK_AHEAD * BLOCK:
-                return None
-            if end < len(pool):
-                end = _block_end(start, end + BLOCK, len(pool))
-            elif done:
-                start = done.pop()[0]  # the bottom: take in the block above
-            else:
-                return None
+            if 2 * (end - start) > len(pool):
+                return None  # half the field or more: one exact matching of it all
+            size = end - start
+            if end < len(pool):  # look ahead: twice the block
+                end = _block_end(start, start + 2 * size, len(pool))
+            else:  # the bottom: take in the blocks above, to twice the size
+                while done and end - start < 2 * size:
+                    start = done.pop()[0]
+                if end - start == size:
+                    return None
         done.append((start, pairs))
         start = end
     pos = {r.bot: i for i, r in enumerate(ordered)}

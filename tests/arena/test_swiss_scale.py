@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from arena.formats import FormatOptions, Result, Round, StandingRow, new_standings, next_round
 from arena.formats import record_round as record
-from arena.formats.pairing import BLOCK, EXACT_LIMIT, LOOK_AHEAD, exact_pairs, swiss_pairs
+from arena.formats.pairing import BLOCK, EXACT_LIMIT, exact_pairs, swiss_pairs
 from games.rng import Rng
 
 
@@ -29,7 +29,7 @@ def _meet(rows: dict[str, StandingRow], a: str, b: str) -> None:
 def _check(rnd: Round, rows: dict[str, StandingRow]) -> None:
     """Everyone seated once or has the bye; no pair met before; the bye has fewest byes."""
     seated = [b for t in rnd.tables for b in t.bots]
-    assert Counter(seated + list(rnd.byes)) == Counter(rows)
+    assert Counter(seated + list(rnd.byes)) == Counter(list(rows))
     assert len(rnd.byes) == len(rows) % 2
     met = [t.bots for t in rnd.tables if rows[t.bots[0]].opponents.get(t.bots[1])]
     assert met == [], f"round {rnd.number} repeats {met[:5]}"
@@ -67,7 +67,7 @@ def test_a_thousand_entrants_never_meet_again_over_rounds(
 
 
 def test_a_block_that_cannot_avoid_a_repeat_looks_ahead() -> None:
-    """The top block (every pair of it met) pairs its entrants with those of the next one."""
+    """The top block (every pair of it met) pairs its entrants with those below it."""
     rows = new_standings([f"bot{i:03d}" for i in range(200)])
     names = list(rows)
     for i, a in enumerate(names[:BLOCK]):
@@ -80,10 +80,10 @@ def test_a_block_that_cannot_avoid_a_repeat_looks_ahead() -> None:
 
 
 def test_a_pairing_only_the_whole_field_allows_is_found() -> None:
-    """The top entrant has met everyone but the last, further down than any block looks: the
-    exact matching of the whole field pairs them. Then it has met everyone: one repeat, no
-    more, is the best there is."""
-    n = LOOK_AHEAD * BLOCK + EXACT_LIMIT + 2
+    """The top entrant has met everyone but the last: its block grows to the whole field to
+    pair them. Then it has met everyone: one repeat, no more, is the best there is (the exact
+    matching of the whole field finds it)."""
+    n = 2 * EXACT_LIMIT + 2
     rows = new_standings([f"bot{i:03d}" for i in range(n)])
     names = list(rows)
     for b in names[1:-1]:
