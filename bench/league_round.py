@@ -16,6 +16,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "platform"), str(ROOT / "bench")]
@@ -37,7 +38,7 @@ from games.rng import Rng  # noqa: E402
 GAME = "manhattan-traffiq"
 
 
-def make_league(bots: int, before: int):  # type: ignore[no-untyped-def]
+def make_league(bots: int, before: int) -> tuple[Any, list[Any]]:
     """A league of ``bots`` bots whose open season has played ``before`` rounds."""
     from bots.models import Bot, BotVersion, VersionStatus
     from bots.services import system_user
