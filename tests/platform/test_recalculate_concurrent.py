@@ -223,3 +223,25 @@ def test_matches_recorded_during_a_recalculation_end_as_a_serial_replay(
     during = _snapshot()
     recalculate_game(game_id)
     assert _snapshot() == during
+
+
+def test_a_second_run_of_the_same_game_at_once_is_refused(field: list[BotVersion]) -> None:
+    import psycopg
+    from django.core.management import CommandError, call_command
+    from ratings import game_lock
+
+    game = field[0].bot.game
+    s = connection.settings_dict
+    other = psycopg.connect(
+        host=s["HOST"], port=s["PORT"], user=s["USER"], password=s["PASSWORD"], dbname=s["NAME"]
+    )
+    try:
+        # Another session runs the game's recalculation.
+        other.execute("SELECT pg_advisory_lock(%s, %s)", [game_lock.RUNNING, game.pk])
+        with pytest.raises(CommandError, match=f"{game.slug} are being recalculated"):
+            call_command("recalculate_ratings", "--game", game.slug)
+    finally:
+        other.close()
+    call_command("recalculate_ratings", "--game", game.slug)  # its end frees the game
+    with pytest.raises(CommandError, match="--batch must be 1 or more"):
+        call_command("recalculate_ratings", "--batch", "0")
