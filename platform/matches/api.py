@@ -76,8 +76,6 @@ MATCH_FIELDS = (
     "seed",
     "options",
     "status",
-    "kind",
-    "rated",
     "error",
     "result",
     "tournament",
@@ -86,6 +84,9 @@ MATCH_FIELDS = (
     "started_at",
     "finished_at",
     "duration_ms",
+    # added later: after the fields clients already knew, which keep their places
+    "kind",
+    "rated",
 )
 
 
