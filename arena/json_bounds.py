@@ -67,6 +67,11 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+#: A run of 19 digits or more: maybe an integer outside 64 bits, which orjson reads as a float
+#: where ``json`` (the reference) keeps the integer; such text goes to ``json`` directly.
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+
+
 def loads(
     data: str | bytes | bytearray,
     *,
@@ -90,7 +95,9 @@ def loads(
         # the scan does not read.
         text = bytes(data).decode("utf-8")
     check(text, max_depth=max_depth, max_bytes=max_bytes)
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text, parse_constant=None if allow_nan else _refuse_constant)
+    if not _LONG_DIGITS.search(text):
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text, parse_constant=None if allow_nan else _refuse_constant)

@@ -154,6 +154,14 @@ def test_one_past_the_bound_is_refused_with_its_reason() -> None:
         jb.loads("\u00e9" * 6, max_bytes=10)  # 12 bytes in UTF-8
 
 
+def test_integers_past_64_bits_stay_integers() -> None:
+    # orjson reads them as floats (Hypothesis found -2**63 - 1); json, the reference, does not
+    for n in (-(2**63) - 1, 2**64, -(2**64), 10**30):
+        assert jb.loads(str(n)) == n and isinstance(jb.loads(str(n)), int)
+        assert jb.loads(f'{{"turn": {n}}}') == {"turn": n}
+    assert jb.loads(str(2**63 - 1)) == 2**63 - 1
+
+
 def test_bytes_are_utf8_only() -> None:
     # json.loads(bytes) would also take UTF-16, whose bytes the scan does not read
     with pytest.raises(UnicodeDecodeError):

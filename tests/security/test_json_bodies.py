@@ -23,7 +23,7 @@ WRITES = ("post", "put", "patch")
 # Who may reach each view's body: the first role that is allowed to write there.
 ROLES = ("staff", "organiser", "owner", "anonymous")
 #: Views that take a POST but read no body: whatever is sent, they answer as they would.
-BODYLESS = {"/api/tournaments/<id:pk>/start/"}
+BODYLESS = {"/api/tournaments/<id:pk>/start/", "/api/leagues/<id:pk>/play/"}
 
 
 def _api_endpoints() -> list[tuple[str, str, type[APIView]]]:
@@ -53,6 +53,8 @@ def _url(route: str, world: World) -> str:
     ids = {"pk": world.bot.pk, "slug": "trnd"}
     if "tournaments" in route:
         ids["pk"] = world.draft.pk
+    if "leagues" in route:
+        ids["pk"] = world.league.pk
     for name, value in ids.items():
         for conv in ("id", "int", "slug"):
             route = route.replace(f"<{conv}:{name}>", str(value))
