@@ -66,7 +66,7 @@ def test_start_asked_shows_starting_until_the_worker_starts_it(
     html = client.get(url).content.decode()
     assert '<span class="badge running">Starting</span>' in html
     assert "Start the tournament" not in html and "data-live" in html
-    assert "competitions/tournament.js" in html
+    assert "foundation/live_region.js" in html
     starting = client.get(f"{url}status.json").json()
     assert starting["starting"] and starting["live"] and starting["stamp"] != before["stamp"]
 
