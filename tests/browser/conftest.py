@@ -94,6 +94,26 @@ def page(browser: Any, live_server: Any, transactional_db: None) -> Iterator[Any
     assert not js_errors, f"JavaScript errors on the page: {js_errors}"
 
 
+@pytest.fixture
+def csp_page(browser: Any, live_server: Any, transactional_db: None) -> Iterator[Any]:
+    """A tab under the site's Content-Security-Policy (``page`` bypasses it): the pages'
+    scripts must run as served. CSP reports and JavaScript errors fail the test."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    tab = context.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda exc: problems.append(str(exc)))
+    tab.on(
+        "console",
+        lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    try:
+        yield tab
+    finally:
+        context.close()
+    assert not problems, problems
+
+
 @pytest.fixture(autouse=True)
 def _media_root(settings: Any, tmp_path: Path) -> None:
     settings.MEDIA_ROOT = tmp_path / "media"

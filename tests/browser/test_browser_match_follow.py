@@ -4,7 +4,6 @@ viewer; under the site's Content-Security-Policy, with the scripts as served."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,29 +16,9 @@ from playwright.sync_api import expect
 
 from arena.viewer import steps as replay_steps
 
-from .conftest import TIMEOUT_MS, shoot
+from .conftest import shoot
 
 STATE = '#replay [data-field="state"]'
-
-
-@pytest.fixture
-def csp_page(browser: Any, live_server: Any, transactional_db: None) -> Iterator[Any]:
-    """A tab under the site's CSP (the ``page`` fixture bypasses it): the follow script and
-    the viewer's script it loads must run as served. CSP reports and JS errors fail the test."""
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    problems: list[str] = []
-    tab.on("pageerror", lambda exc: problems.append(str(exc)))
-    tab.on(
-        "console",
-        lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None,
-    )
-    try:
-        yield tab
-    finally:
-        context.close()
-    assert not problems, problems
 
 
 @pytest.fixture

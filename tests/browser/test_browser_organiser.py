@@ -3,7 +3,6 @@ without a reload, and the league form's players field follows the chosen game.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
-from .conftest import TIMEOUT_MS, shoot
+from .conftest import shoot
 
 PASSWORD = "pw-for-the-organiser-123"
 
@@ -28,26 +27,6 @@ def organiser(transactional_db: None) -> Any:
     group, _ = Group.objects.get_or_create(name="organisers")
     user.groups.add(group)
     return user
-
-
-@pytest.fixture
-def csp_page(browser: Any, live_server: Any, transactional_db: None) -> Iterator[Any]:
-    """A tab under the site's Content-Security-Policy (the ``page`` fixture bypasses it):
-    the live page's script must run as served. CSP reports and JS errors fail the test."""
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(TIMEOUT_MS)
-    tab = context.new_page()
-    problems: list[str] = []
-    tab.on("pageerror", lambda exc: problems.append(str(exc)))
-    tab.on(
-        "console",
-        lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None,
-    )
-    try:
-        yield tab
-    finally:
-        context.close()
-    assert not problems, problems
 
 
 def log_in(page: Any, username: str) -> None:
