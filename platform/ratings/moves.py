@@ -17,6 +17,7 @@ from arena.ratings import (
     elo_match,
     openskill_match,
 )
+from ratings.models import RatingChange
 
 
 class Standing(NamedTuple):
@@ -59,3 +60,22 @@ def moved(before: Sequence[Standing], ranks: Sequence[int]) -> list[Standing]:
         Standing(elo, skill.mu, skill.sigma, s.played + 1)
         for s, elo, skill in zip(before, elos, skills, strict=True)
     ]
+
+
+def change_row(
+    match_id: int, game_id: int, seat: int, bot_id: int, old: Standing, new: Standing
+) -> RatingChange:
+    """The per-seat record of one rated match (unsaved): the live path and the
+    recalculation store the same row."""
+    return RatingChange(
+        match_id=match_id,
+        seat=seat,
+        bot_id=bot_id,
+        game_id=game_id,
+        elo_before=old.elo,
+        elo_after=new.elo,
+        mu_before=old.mu,
+        mu_after=new.mu,
+        sigma_before=old.sigma,
+        sigma_after=new.sigma,
+    )

@@ -42,7 +42,7 @@ from django.utils import timezone
 from ratings import game_lock, history
 from ratings.history import Played
 from ratings.models import OpponentStat, Rating, RatingChange, SeatStat, VersionPeriod
-from ratings.moves import FRESH, Standing, moved, rated_by_rule
+from ratings.moves import FRESH, Standing, change_row, moved, rated_by_rule
 from ratings.stat_tally import SeatResult, Tally, restricted, save_tally
 
 #: Rating changes replayed per transaction (a few hundred matches).
@@ -124,12 +124,7 @@ def replay(
         results.append(SeatResult(seat, bot, version, rank, old.elo, new.elo))
         values = (bot, old.elo, new.elo, old.mu, new.mu, old.sigma, new.sigma)
         row = stored.pop(seat, None)
-        change = RatingChange(
-            match_id=match.pk,
-            game_id=game_id,
-            seat=seat,
-            **dict(zip(CHANGE_FIELDS, values, strict=True)),
-        )
+        change = change_row(match.pk, game_id, seat, bot, old, new)
         if row is None:
             writes.create.append(change)
         elif (row[3], *row[4:]) != values:
@@ -183,18 +178,7 @@ class Recalculation:
                     m.rated, m.finished, [s[2] for s in m.seats], [int(s[3] or 0) for s in m.seats]
                 ):
                     writes.create.extend(
-                        RatingChange(
-                            match_id=pk,
-                            game_id=self.game_id,
-                            seat=seat,
-                            bot_id=bot,
-                            elo_before=FRESH.elo,
-                            elo_after=FRESH.elo,
-                            mu_before=FRESH.mu,
-                            mu_after=FRESH.mu,
-                            sigma_before=FRESH.sigma,
-                            sigma_after=FRESH.sigma,
-                        )
+                        change_row(pk, self.game_id, seat, bot, FRESH, FRESH)
                         for seat, _, bot, _ in m.seats
                     )
             writes.save()  # one INSERT: ids in this order

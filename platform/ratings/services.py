@@ -12,7 +12,7 @@ from arena.contract import MatchStatus
 from arena.ratings import MatchRecord
 from ratings import game_lock, stats
 from ratings.models import Rating, RatingChange
-from ratings.moves import Standing, moved, rated_by_rule
+from ratings.moves import Standing, change_row, moved, rated_by_rule
 from ratings.recalculation import BATCH, Progress, recalculate_game
 
 
@@ -78,24 +78,6 @@ def rate_match(match: Match, seats: Sequence[MatchSeat]) -> bool:
     # The counters that explain the rating, under the same locks (ratings.stats).
     stats.count_rated(match, seats, changes)
     return True
-
-
-def change_row(
-    match_id: int, game_id: int, seat: int, bot_id: int, old: Standing, new: Standing
-) -> RatingChange:
-    """The per-seat record of one rated match (unsaved)."""
-    return RatingChange(
-        match_id=match_id,
-        seat=seat,
-        bot_id=bot_id,
-        game_id=game_id,
-        elo_before=old.elo,
-        elo_after=new.elo,
-        mu_before=old.mu,
-        mu_after=new.mu,
-        sigma_before=old.sigma,
-        sigma_after=new.sigma,
-    )
 
 
 def recalculate(
