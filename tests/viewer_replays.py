@@ -71,3 +71,28 @@ def decision_steps(replay: dict[str, Any], seat: int) -> list[int]:
     """The viewer's steps (``n``: the position after decision ``n - 1``) of ``seat``'s
     decisions, in order."""
     return [i + 1 for i, d in enumerate(replay["decisions"]) if d["seat"] == seat]
+
+
+def played_on_site(owner: Any, game: Any) -> Any:
+    """A finished site match of ``owner``'s bot "chatty" (the logging bot above) against the
+    built-in builder, played in this process (the caller allows the process sandbox)."""
+    from bots.services import create_bot, ensure_builtin_bots, upload_version
+    from matches.models import MatchStatus
+    from matches.services import create_match, dispatch_match
+
+    mine = upload_version(
+        bot=create_bot(owner=owner, game=game, name="chatty"),
+        filename="main.py",
+        data=LOGGING_BOT.encode(),
+    )
+    builder = next(b for b in ensure_builtin_bots(game) if b.name == "builder")
+    played = dispatch_match(
+        create_match(
+            game=game,
+            versions=[mine, builder.latest_version()],
+            seed=4,
+            time_control={"move_ms": 5000},
+        )
+    )
+    assert played.status == MatchStatus.FINISHED, played.error
+    return played

@@ -9,15 +9,13 @@ import re
 from typing import Any
 
 import pytest
-from bots.services import create_bot, ensure_builtin_bots, upload_version
 from catalog.services import sync_games
 from django.contrib.auth import get_user_model
-from matches.models import Match, MatchSeat, MatchStatus
-from matches.services import create_match, dispatch_match
+from matches.models import Match, MatchSeat
 from playwright.sync_api import expect
 
 from arena.viewer import steps
-from tests.viewer_replays import FAULT_AT, LOGGING_BOT, SLOW_AT, decision_steps
+from tests.viewer_replays import FAULT_AT, SLOW_AT, decision_steps, played_on_site
 
 from .conftest import shoot
 
@@ -32,22 +30,7 @@ def match(transactional_db: None, settings: Any) -> Match:
     alice = make("alice", password=PASSWORD)
     make("bob", password=PASSWORD)
     game = next(g for g in sync_games() if g.slug == "tri-area")
-    mine = upload_version(
-        bot=create_bot(owner=alice, game=game, name="chatty"),
-        filename="main.py",
-        data=LOGGING_BOT.encode(),
-    )
-    builder = next(b for b in ensure_builtin_bots(game) if b.name == "builder")
-    played = dispatch_match(
-        create_match(
-            game=game,
-            versions=[mine, builder.latest_version()],
-            seed=4,
-            time_control={"move_ms": 5000},
-        )
-    )
-    assert played.status == MatchStatus.FINISHED, played.error
-    return played
+    return played_on_site(alice, game)
 
 
 def log_in(page: Any, username: str) -> None:

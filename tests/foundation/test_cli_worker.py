@@ -15,19 +15,10 @@ from django.contrib.auth import get_user_model
 from arena.cli import EXIT_OK, main
 from arena.cli.site import Site
 from tests.conftest import WorkerProcess, celery_on, missing_service
+from tests.foundation.test_ladder_worker import GOOD
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
-GOOD = b"""import json, sys
-for line in sys.stdin:
-    msg = json.loads(line)
-    if msg["type"] == "start":
-        print(json.dumps({"type": "ready"}), flush=True)
-    elif msg["type"] == "act":
-        print(json.dumps({"action_index": 0, "turn": msg["turn"]}), flush=True)
-    else:
-        break
-"""
 WORKER_ENV = {"ARENA_SANDBOX": "process", "ARENA_ALLOW_UNSAFE_SANDBOX": "true"}
 
 

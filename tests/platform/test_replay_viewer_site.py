@@ -10,16 +10,14 @@ from html import escape
 from typing import Any
 
 import pytest
-from bots.services import create_bot, ensure_builtin_bots, upload_version
 from django.contrib.auth import get_user_model
 from django.test import Client
-from matches.models import Match, MatchStatus
-from matches.services import create_match, dispatch_match
+from matches.models import Match
 
 from arena.viewer.notable import notable_decisions
 from arena.viewer.offline import viewer_page
 from arena.viewer.packing import unpack_steps
-from tests.viewer_replays import LOGGING_BOT, SLOW_AT, decision_steps
+from tests.viewer_replays import SLOW_AT, decision_steps, played_on_site
 
 
 @pytest.fixture
@@ -31,22 +29,7 @@ def match(games: dict[str, Any], settings: Any) -> Match:
     make("bob", password="pw-bob-123")
     make("staff", password="pw-staff-123", is_staff=True)
     game = games["tri-area"]
-    mine = upload_version(
-        bot=create_bot(owner=alice, game=game, name="chatty"),
-        filename="main.py",
-        data=LOGGING_BOT.encode(),
-    )
-    builder = next(b for b in ensure_builtin_bots(game) if b.name == "builder")
-    played = dispatch_match(
-        create_match(
-            game=game,
-            versions=[mine, builder.latest_version()],
-            seed=4,
-            time_control={"move_ms": 5000},
-        )
-    )
-    assert played.status == MatchStatus.FINISHED, played.error
-    return played
+    return played_on_site(alice, game)
 
 
 def client_of(name: str | None) -> Client:
