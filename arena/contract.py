@@ -26,6 +26,23 @@ class ContractError(ValueError):
     """A spec or an outcome that does not follow the contract; the message says where."""
 
 
+class MatchKind(StrEnum):
+    """Why a match was played (its creator also decides whether it is rated); the site stores
+    it and its API filters by it (``?kind=``)."""
+
+    STANDALONE = "standalone"  # created by hand (admin, scripts, tests)
+    TOURNAMENT = "tournament"
+    LEAGUE = "league"
+    LADDER = "ladder"
+    QUALIFICATION = "qualification"
+    CHALLENGE = "challenge"
+    HUMAN = "human"
+
+    @property
+    def label(self) -> str:
+        return "With people" if self is MatchKind.HUMAN else self.value.capitalize()
+
+
 class MatchStatus(StrEnum):
     """The life of a match, in order. Only ``finished`` matches are ever rated."""
 

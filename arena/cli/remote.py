@@ -13,9 +13,10 @@ from rich.table import Table
 from arena.cli.shared import EXIT_BAD_INPUT, EXIT_OK, Subcommands, cell, stdout
 from arena.cli.site import Site, SiteError, site_command
 from arena.cli.submit import find_bot, my_bots
+from arena.contract import MatchKind
 
 #: Why a match was played (the site's ``MatchKind``), as ``?kind=`` takes it.
-KINDS = ("ladder", "qualification", "challenge", "tournament", "league", "standalone", "human")
+KINDS = tuple(kind.value for kind in MatchKind)
 #: Pages of 50 matches read at most while looking for ``--limit`` rows (``--lost`` skips some).
 MAX_PAGES = 20
 

@@ -17,16 +17,10 @@ SeatStatus = models.TextChoices(  # type: ignore[call-overload]  # stubs lack th
 )
 
 
-class MatchKind(models.TextChoices):
-    """Why a match was played; its creator also decides whether it is rated."""
-
-    STANDALONE = "standalone", "Standalone"  # created by hand (admin, scripts, tests)
-    TOURNAMENT = "tournament", "Tournament"
-    LEAGUE = "league", "League"
-    LADDER = "ladder", "Ladder"
-    QUALIFICATION = "qualification", "Qualification"
-    CHALLENGE = "challenge", "Challenge"
-    HUMAN = "human", "With people"
+#: Why a match was played, as ``arena.contract`` defines it (the CLI's ``--kind`` reads it too).
+MatchKind = models.TextChoices(  # type: ignore[call-overload]  # stubs lack the functional API
+    "MatchKind", [(k.name, (k.value, k.label)) for k in contract.MatchKind]
+)
 
 
 class Match(models.Model):
