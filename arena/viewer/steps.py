@@ -19,6 +19,10 @@ from games import registry
 from games.base import GameError, GameState
 from games.registry import Renderer, get_game
 
+#: The form of a rendered step (its JSON and pictures). Raise it when either changes: a cache
+#: of rendered steps keys them by it, so a step of the old form is never served again.
+STEP_FORM = 2
+
 log = logging.getLogger(__name__)
 
 

@@ -15,6 +15,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from arena.viewer.steps import STEP_FORM
 from matches.models import ReplayDocument
 
 #: Decoded replays kept per process (the longest are about 1 MB of JSON each).
@@ -88,5 +89,7 @@ def load_replay(match_id: int) -> dict[str, Any] | None:
 
 
 def step_cache_key(sha: str, n: int, variant: str = "") -> str:
-    """Django-cache key of one rendered viewer step of the replay with this SHA-256."""
-    return f"replay-step:{sha}:{n}:{hashlib.sha1(variant.encode()).hexdigest()[:12]}"
+    """Django-cache key of one rendered viewer step of the replay with this SHA-256, in the
+    steps' current form (``STEP_FORM``: a step rendered by older code is never served)."""
+    variant_hash = hashlib.sha1(variant.encode()).hexdigest()[:12]
+    return f"replay-step:{STEP_FORM}:{sha}:{n}:{variant_hash}"

@@ -230,9 +230,7 @@ def _rendered_step(pk: int, sha: str, n: int, seat: int | None = None) -> str:
 
 
 def _seat_variant(seat: int | None) -> str:
-    # "drawn": a seat's step has its pictures drawn for that seat (hidden cards as backs); the
-    # mark keeps steps cached before that change (whole-board pictures) from being served
-    return "" if seat is None else f"seat={seat};drawn"
+    return "" if seat is None else f"seat={seat}"
 
 
 def _step_headers(response: HttpResponse, etag: str, variant: str) -> HttpResponse:
