@@ -26,6 +26,17 @@ class TournamentStatus(models.TextChoices):
     FINISHED = "finished", "Finished"  # every match finished or errored
 
 
+class Visibility(models.TextChoices):
+    PUBLIC = "public", "Public"  # everyone sees it, its matches and its table
+    PRIVATE = "private", "Private"  # members only (its audience), on every page and the API
+
+
+class EntryPolicy(models.TextChoices):
+    ORGANISER = "organiser", "The organisers choose the entrants"
+    ANYONE = "anyone", "Any user enters a bot of theirs"
+    MEMBERS = "members", "Members (invited users) enter a bot of theirs"
+
+
 class Tournament(models.Model):
     """A field of fixed bot versions of one game, played round by round in a format of
     ``arena.formats``: each round is scheduled when the last match of the one before it ends."""
@@ -64,6 +75,42 @@ class Tournament(models.Model):
     seed = models.BigIntegerField(default=0)
     options = models.JSONField(default=dict, blank=True)
     entrants = models.ManyToManyField("bots.BotVersion", related_name="tournaments", blank=True)
+    #: Who sees it. A private one has an ``audience`` (members and co-organisers), which its
+    #: matches carry too. A public one may also have one: its co-organisers and invited members.
+    visibility = models.CharField(
+        max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC, db_index=True
+    )
+    audience = models.OneToOneField(
+        "audiences.Audience",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournament",
+    )
+    #: The secret of the invitation link (``/tournaments/join/<token>/``); rotating it voids
+    #: the old link. Empty: no link.
+    invite_token = models.CharField(max_length=64, blank=True, db_index=True)
+    #: Who adds entrants while the tournament is a draft.
+    entry_policy = models.CharField(
+        max_length=10, choices=EntryPolicy.choices, default=EntryPolicy.ORGANISER
+    )
+    #: The entry window (users enter, swap and withdraw between these; null: no bound).
+    entries_open_at = models.DateTimeField(null=True, blank=True)
+    entries_close_at = models.DateTimeField(null=True, blank=True)
+    #: Caps: entrants in all (null: none) and bots entered by one user.
+    max_entries = models.PositiveIntegerField(null=True, blank=True)
+    entries_per_user = models.PositiveSmallIntegerField(default=1)
+    #: When it starts by itself (Celery beat); null: when an organiser presses Start.
+    start_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: Swiss and knockout: hours between the starts of rounds (0: the next round as soon as
+    #: the last one ends). ``next_round_at`` is when the waiting next round is due.
+    round_spacing_hours = models.PositiveIntegerField(default=0)
+    next_round_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: The matches' time control (``arena.contract.TimeControl`` JSON; empty: the site default).
+    time_control = models.JSONField(default=dict, blank=True)
+    #: Whether its matches also move the public ladder's ratings (a private one's never do
+    #: unless the organiser says so).
+    rated_on_ladder = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -172,6 +219,8 @@ class League(models.Model):
     rounds_played = models.PositiveIntegerField(default=0)
     last_run_at = models.DateTimeField(null=True, blank=True)
     seed = models.BigIntegerField(default=0)
+    #: The calendar: rounds fall at ``starts_at + k * every_hours`` (null: from the first run).
+    starts_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game__name", "name"]

@@ -44,6 +44,17 @@ class Match(models.Model):
     )
     #: Whether a finished match moves ratings (the ratings app applies the rest of the rule).
     rated = models.BooleanField(default=True)
+    #: Who may see the match (its seats, replay, logs): null is everyone; a private
+    #: competition's matches carry its audience (``audiences``), and every list hides them from
+    #: whoever is not in it.
+    audience = models.ForeignKey(
+        "audiences.Audience",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=True,
+    )
     #: How many times the match was sent to the workers; a task carries the number it was sent
     #: with, so a stale or duplicate delivery of an older send does nothing.
     attempts = models.PositiveSmallIntegerField(default=0)

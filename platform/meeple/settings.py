@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "axes",
     # Meeple Arena's apps, one per domain (platform/<app>/), on what they all stand on.
     "foundation",
+    "audiences",
+    "notifications",
     "site_pages",
     "api",
     "catalog",
