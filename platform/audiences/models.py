@@ -31,7 +31,9 @@ class AudienceMember(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="audience_memberships"
     )
-    role = models.CharField(max_length=10, choices=AudienceRole.choices, default=AudienceRole.MEMBER)
+    role = models.CharField(
+        max_length=10, choices=AudienceRole.choices, default=AudienceRole.MEMBER
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
