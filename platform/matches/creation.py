@@ -61,11 +61,14 @@ def create_matches(
     seatings: Sequence[tuple[Sequence[BotVersion], int]],
     options: dict[str, Any] | None = None,
     kind: str = MatchKind.STANDALONE,
+    rated: bool = True,
+    audience_id: int | None = None,
+    time_control: dict[str, int] | None = None,
 ) -> list[Match]:
     """``create_match`` for many matches at once (a competition's round): each seating is the
     seats' versions and the seed; the same checks, then the matches and their seats in two
-    inserts whatever their number."""
-    options, time = _checked_setup(game, [vs for vs, _ in seatings], options, None, kind)
+    inserts whatever their number. ``audience_id``: who may see them (None: everyone)."""
+    options, time = _checked_setup(game, [vs for vs, _ in seatings], options, time_control, kind)
     with transaction.atomic():
         matches = Match.objects.bulk_create(
             [
@@ -75,6 +78,8 @@ def create_matches(
                     options=options,
                     time_control=time.to_json(),
                     kind=kind,
+                    rated=rated,
+                    audience_id=audience_id,
                 )
                 for _, seed in seatings
             ]
@@ -89,6 +94,15 @@ def create_matches(
     return matches
 
 
+def check_time_control(time_control: dict[str, int] | None) -> TimeControl:
+    """A match's time control (None or {}: the default), checked: a ValidationError names
+    what is wrong (competitions check their settings with it too)."""
+    try:
+        return TimeControl.from_json(time_control)
+    except ContractError as exc:
+        raise ValidationError(str(exc)) from exc
+
+
 def _checked_setup(
     game: Game,
     seatings: Sequence[Sequence[BotVersion]],
@@ -101,11 +115,10 @@ def _checked_setup(
     for them all."""
     options = dict(options or {})
     try:
-        engine = get_game(game.slug)
-        engine.check_options(options)
-        time = TimeControl.from_json(time_control)
-    except (GameError, ContractError) as exc:
+        get_game(game.slug).check_options(options)
+    except GameError as exc:
         raise ValidationError(str(exc)) from exc
+    time = check_time_control(time_control)
     for versions in seatings:
         if not game.min_players <= len(versions) <= game.max_players:
             raise ValidationError(

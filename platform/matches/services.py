@@ -46,6 +46,7 @@ from arena.outcome import MatchOutcome
 from matches import seat_logs
 
 # Creation lives in its own module; callers keep importing it from here.
+from matches.creation import check_time_control as check_time_control
 from matches.creation import clamp_seed as clamp_seed
 from matches.creation import create_match as create_match
 from matches.creation import create_matches as create_matches
@@ -213,7 +214,9 @@ def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -
         match_finished.send(sender=Match, match=match, seats=seats)
         # Last: the game's row is shared by every recording of the game, so it is locked only
         # from here to the commit (listeners lock what they change: ratings, competitions).
-        count_finished_match(match.game_id)
+        # The game's public count: a private competition's matches are not in it.
+        if match.audience_id is None:
+            count_finished_match(match.game_id)
     return match
 
 
@@ -310,12 +313,12 @@ def requeue_locked(locked: Match, *, why: str = "") -> None:
 
 
 def recount_game_counters() -> None:
-    """Every game's bot and finished-match counters, recounted from scratch (after bulk
+    """Every game's bot and finished public-match counters, recounted from scratch (after bulk
     loads; the tests check that the kept counters equal this)."""
 
     bots = dict(Bot.objects.order_by().values_list("game").annotate(n=Count("pk")))
     finished = dict(
-        Match.objects.filter(status=MatchStatus.FINISHED)
+        Match.objects.filter(status=MatchStatus.FINISHED, audience=None)
         .order_by()
         .values_list("game")
         .annotate(n=Count("pk"))

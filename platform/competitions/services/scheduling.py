@@ -15,7 +15,7 @@ from django.db import transaction
 from matches.models import Match, MatchKind
 from matches.services import create_matches
 
-from competitions.models import CompetitionMatch, League, Tournament
+from competitions.models import CompetitionMatch, League, Tournament, Visibility
 
 
 @dataclass(frozen=True)
@@ -36,13 +36,21 @@ def create_round_matches(
 ) -> list[Match]:
     """Queued matches of round ``round`` of a tournament or a league, one per table, each
     linked to its competition (matches, seats and links: one insert each). Checks as
-    ``create_match`` does."""
+    ``create_match`` does. A private tournament's matches carry its audience (only its
+    members see them) and are rated only when it is rated on the ladder; a league's are
+    public and rated."""
     tournament = competition if isinstance(competition, Tournament) else None
     league = competition if isinstance(competition, League) else None
     kind = MatchKind.TOURNAMENT if tournament else MatchKind.LEAGUE
     with transaction.atomic():
         matches = create_matches(
-            game=game, seatings=[(t.versions, t.seed) for t in tables], options=options, kind=kind
+            game=game,
+            seatings=[(t.versions, t.seed) for t in tables],
+            options=options,
+            kind=kind,
+            # The tournament's chosen time control ({}: the site's default).
+            time_control=tournament.time_control or None if tournament else None,
+            **_privacy(tournament),
         )
         CompetitionMatch.objects.bulk_create(
             [
@@ -51,6 +59,19 @@ def create_round_matches(
             ]
         )
     return matches
+
+
+def _privacy(tournament: Tournament | None) -> dict[str, Any]:
+    """Who sees a round's matches and whether they move the public ladder's ratings."""
+    if tournament is None:
+        return {"rated": True, "audience_id": None}
+    private = tournament.visibility == Visibility.PRIVATE
+    if private and tournament.audience_id is None:  # never made public by a missing row
+        raise ValueError(f"private tournament {tournament.pk} has no audience")
+    return {
+        "rated": tournament.rated_on_ladder,
+        "audience_id": tournament.audience_id if private else None,
+    }
 
 
 def link_of(match: Match) -> CompetitionMatch | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Unpack
 
 from bots.models import BotVersion
 from catalog.models import Game
@@ -31,6 +31,7 @@ from arena.formats import (
     total_matches,
 )
 from arena.ratings import update_standings
+from competitions import notices
 from competitions.models import (
     CompetitionMatch,
     TableStats,
@@ -38,9 +39,12 @@ from competitions.models import (
     TournamentEntry,
     TournamentFormat,
     TournamentStatus,
+    Visibility,
 )
+from competitions.services.membership import rotate_invite
 from competitions.services.scheduling import Table, create_round_matches
 from competitions.services.tables import seat_record
+from competitions.services.tournament_settings import TournamentSettings, checked_settings
 from games.base import GameError
 from games.registry import get_game
 
@@ -66,7 +70,7 @@ def create_tournament(
     organiser: User,
     game: Game,
     name: str,
-    entrants: Sequence[BotVersion],
+    entrants: Sequence[BotVersion] = (),
     format: str = TournamentFormat.ROUND_ROBIN,
     players_per_match: int = 2,
     games_per_pairing: int = 1,
@@ -75,24 +79,14 @@ def create_tournament(
     seed: int = 0,
     options: dict[str, Any] | None = None,
     max_matches: int | None = None,
+    **more: Unpack[TournamentSettings],
 ) -> Tournament:
-    """A draft tournament; checks the field, the format and the game's options."""
+    """A draft tournament; checks the field, the format, the game's options and the entry,
+    schedule and match settings (``tournament_settings``). A private one gets its audience
+    and an invitation link at once."""
     if not name.strip():
         raise ValidationError("A tournament needs a name.")
-    if format not in TournamentFormat.values:
-        raise ValidationError(f"Unknown format {format!r}: one of {', '.join(FORMAT_NAMES)}.")
-    if not game.min_players <= players_per_match <= game.max_players:
-        raise ValidationError(
-            f"{game.name} is played by {game.players_label} players, not {players_per_match}."
-        )
-    if games_per_pairing < 1:
-        raise ValidationError("Each pairing must play at least one game.")
-    if max_matches is not None and max_matches < 1:
-        raise ValidationError("A tournament must play at least one match.")
-    if max_matches is not None and format != TournamentFormat.ROUND_ROBIN:
-        raise ValidationError("Only a round robin can be cut at a number of matches.")
-    if format == TournamentFormat.KNOCKOUT and rounds:
-        raise ValidationError("A knockout plays until one winner: leave the rounds empty.")
+    _check_format(game, format, players_per_match, games_per_pairing, rounds, max_matches)
     wrong = [v.label for v in entrants if v.bot.game_id != game.pk]
     if wrong:
         raise ValidationError(f"Not bots for {game.name}: {', '.join(wrong)}.")
@@ -100,6 +94,10 @@ def create_tournament(
         get_game(game.slug).check_options(dict(options or {}))
     except GameError as exc:
         raise ValidationError(str(exc)) from exc
+    fields = checked_settings(more, players=players_per_match)
+    cap = fields["max_entries"]
+    if cap is not None and len(entrants) > cap:
+        raise ValidationError(f"{len(entrants)} entrants are more than the cap of {cap}.")
     with transaction.atomic():
         t = Tournament.objects.create(
             organiser=organiser,
@@ -113,9 +111,36 @@ def create_tournament(
             seed=clamp_seed(seed),
             options=dict(options or {}),
             max_matches=max_matches,
+            **fields,
         )
         t.entrants.set(entrants)
+        if t.visibility == Visibility.PRIVATE:
+            rotate_invite(t)  # makes its audience too
     return t
+
+
+def _check_format(
+    game: Game,
+    format: str,
+    players: int,
+    games_per_pairing: int,
+    rounds: int | None,
+    max_matches: int | None,
+) -> None:
+    if format not in TournamentFormat.values:
+        raise ValidationError(f"Unknown format {format!r}: one of {', '.join(FORMAT_NAMES)}.")
+    if not game.min_players <= players <= game.max_players:
+        raise ValidationError(
+            f"{game.name} is played by {game.players_label} players, not {players}."
+        )
+    if games_per_pairing < 1:
+        raise ValidationError("Each pairing must play at least one game.")
+    if max_matches is not None and max_matches < 1:
+        raise ValidationError("A tournament must play at least one match.")
+    if max_matches is not None and format != TournamentFormat.ROUND_ROBIN:
+        raise ValidationError("Only a round robin can be cut at a number of matches.")
+    if format == TournamentFormat.KNOCKOUT and rounds:
+        raise ValidationError("A knockout plays until one winner: leave the rounds empty.")
 
 
 def planned_matches(t: Tournament, entrants: int) -> int:
@@ -180,6 +205,7 @@ def start_tournament(tournament: Tournament, *, dispatch: bool = True) -> list[M
         t.started_at = timezone.now()
         t.planned_matches = planned
         t.save(update_fields=["status", "started_at", "planned_matches"])
+        notices.tournament_started(t)  # before a field of byes only could end it at once
         matches = _schedule_from(t, rows, 0, dispatch=dispatch)
     tournament.refresh_from_db()
     return matches
@@ -241,6 +267,7 @@ def _finish(t: Tournament, rows: dict[str, StandingRow]) -> None:
     t.status = TournamentStatus.FINISHED
     t.finished_at = timezone.now()
     t.save(update_fields=["status", "finished_at", "current_round", "scheduled_matches"])
+    notices.tournament_ended(t)
 
 
 def tournament_match_ended(link: CompetitionMatch, seats: Sequence[Any] | None) -> None:
