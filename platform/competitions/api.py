@@ -8,6 +8,7 @@ from bots.models import BotVersion, VersionStatus
 from catalog.models import Game
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from foundation.fields import MAX_INT, SafeSlugRelatedField, StrictIntegerField
@@ -19,7 +20,7 @@ from rest_framework.views import APIView
 
 from competitions.models import Tournament, TournamentFormat
 from competitions.permissions import may_organise, may_start
-from competitions.selectors import tournament_standings
+from competitions.selectors import tournament_standings, visible_tournaments
 from competitions.services.tournaments import (
     MAX_TOURNAMENT_MATCHES,
     create_tournament,
@@ -115,7 +116,14 @@ class TournamentListApi(generics.ListAPIView):
     """Tournaments; POST creates one (staff and organisers), with its own input serializer."""
 
     serializer_class = TournamentSerializer
-    queryset = Tournament.objects.select_related("game", "organiser").prefetch_related("entrants")
+
+    def get_queryset(self):
+        # A private tournament is listed to its members only.
+        return (
+            visible_tournaments(self.request.user)
+            .select_related("game", "organiser")
+            .prefetch_related("entrants")
+        )
 
     @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer})
     def post(self, request: Request) -> Response:
@@ -128,12 +136,16 @@ class TournamentListApi(generics.ListAPIView):
         return Response(TournamentSerializer(t).data, status=status.HTTP_201_CREATED)
 
 
+def _seen(request: Request) -> QuerySet[Tournament]:
+    return visible_tournaments(request.user)
+
+
 class TournamentDetailApi(APIView):
     """The tournament and its standings."""
 
     @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, pk: int) -> Response:
-        t = generics.get_object_or_404(Tournament, pk=pk)
+        t = generics.get_object_or_404(_seen(request), pk=pk)
         return Response(
             {
                 **TournamentSerializer(t).data,
@@ -151,7 +163,7 @@ class TournamentStartApi(APIView):
 
     @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT})
     def post(self, request: Request, pk: int) -> Response:
-        t = generics.get_object_or_404(Tournament, pk=pk)
+        t = generics.get_object_or_404(_seen(request), pk=pk)
         if not may_start(request.user, t):
             raise PermissionDenied("Only the tournament's organiser may start it.")
         with transaction.atomic():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from bots.models import Bot, BotVersion
 from django.db.models import Count, F, OuterRef, QuerySet, Subquery
@@ -20,6 +21,7 @@ from competitions.models import (
     Tournament,
     TournamentEntry,
 )
+from competitions.permissions import visible_tournaments_q
 
 
 @dataclass(frozen=True)
@@ -142,9 +144,16 @@ def next_round_at(league: League) -> datetime | None:
     return league.last_run_at + timedelta(hours=league.every_hours)
 
 
-def tournaments_with_counts() -> QuerySet[Tournament]:
-    """Tournaments with ``entrant_count`` and ``match_count`` as scalar subqueries (each
-    bounded by one tournament's size), not a join of entrants and matches."""
+def visible_tournaments(viewer: Any) -> QuerySet[Tournament]:
+    """The tournaments ``viewer`` may see: pages and endpoints answer 404 for any other (a
+    private tournament exists for its members only)."""
+    return Tournament.objects.filter(visible_tournaments_q(viewer))
+
+
+def tournaments_with_counts(viewer: Any) -> QuerySet[Tournament]:
+    """The tournaments ``viewer`` may see (``visible_tournaments_q``: a private one only to its
+    members), with ``entrant_count`` and ``match_count`` as scalar subqueries (each bounded by
+    one tournament's size), not a join of entrants and matches."""
     entrants = (
         Tournament.objects.filter(pk=OuterRef("pk"))
         .order_by()
@@ -158,7 +167,7 @@ def tournaments_with_counts() -> QuerySet[Tournament]:
         .annotate(n=Count("pk"))
         .values("n")
     )
-    return Tournament.objects.select_related("game", "organiser").annotate(
+    return visible_tournaments(viewer).select_related("game", "organiser").annotate(
         entrant_count=Coalesce(Subquery(entrants), 0),
         match_count=Coalesce(Subquery(matches), 0),
     )

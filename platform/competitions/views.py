@@ -13,12 +13,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from foundation import stamps
 from foundation.limits import error_response
-from matches.selectors import match_rows
+from matches.selectors import competition_rows
 
 from competitions.forms import LeagueForm, TournamentForm
 from competitions.live import mark_starting, start_pending
@@ -32,6 +32,7 @@ from competitions.selectors import (
     table_stamp_key,
     tournament_standings,
     tournaments_with_counts,
+    visible_tournaments,
 )
 from competitions.services.leagues import create_league, enqueue_league_round
 from competitions.services.tournaments import (
@@ -71,7 +72,7 @@ def _run_note(total: int) -> str:
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    tournaments = tournaments_with_counts()
+    tournaments = tournaments_with_counts(request.user)
     return render(
         request,
         "competitions/list.html",
@@ -82,7 +83,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def _tournament_page(
     request: HttpRequest, t: Tournament, *, start_error: list[str] | None = None, status: int = 200
 ) -> HttpResponse:
-    matches = match_rows().filter(competition_link__tournament=t).order_by("pk")
+    matches = competition_rows().filter(competition_link__tournament=t).order_by("pk")
     counts = _status_counts(t)
     entrant_count = t.entrants.count()
     starting = start_pending(t)
@@ -130,8 +131,12 @@ def _status_counts(t: Tournament) -> dict[str, int]:
     return {row["status"]: row["n"] for row in t.matches.values("status").annotate(n=Count("pk"))}
 
 
+def _seen(request: HttpRequest) -> QuerySet[Tournament]:
+    return visible_tournaments(request.user)
+
+
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    t = get_object_or_404(Tournament.objects.select_related("game", "organiser"), pk=pk)
+    t = get_object_or_404(_seen(request).select_related("game", "organiser"), pk=pk)
     return _tournament_page(request, t)
 
 
@@ -139,7 +144,7 @@ def tournament_status(request: HttpRequest, pk: int) -> JsonResponse:
     """The small JSON the tournament page polls while it is starting or running: its status
     and the stamp of what the page shows (three queries, whatever the tournament's size)."""
     t = get_object_or_404(
-        Tournament.objects.only("pk", "status", "current_round", "scheduled_matches"), pk=pk
+        _seen(request).only("pk", "status", "current_round", "scheduled_matches"), pk=pk
     )
     counts = _status_counts(t)
     starting = start_pending(t)
@@ -199,7 +204,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 def tournament_start(request: HttpRequest, pk: int) -> HttpResponse:
     """POST: check the draft, then have a worker schedule and send its matches (never in the
     request: a tournament may hold 2,000 matches)."""
-    t = get_object_or_404(Tournament.objects.select_related("game", "organiser"), pk=pk)
+    t = get_object_or_404(_seen(request).select_related("game", "organiser"), pk=pk)
     if request.method != "POST":
         return redirect("competitions:tournament_detail", pk=t.pk)
     if not may_start(request.user, t):
@@ -251,7 +256,9 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "table_stamp": stamps.current(table_stamp_key(lg.pk)),
             # The latest round's progress: the history is not counted on every view.
             "progress": match_progress(lg.matches.filter(competition_link__round=lg.rounds_played)),
-            "matches": match_rows().filter(competition_link__league=lg)[:LEAGUE_MATCHES_SHOWN],
+            "matches": competition_rows().filter(competition_link__league=lg)[
+                :LEAGUE_MATCHES_SHOWN
+            ],
             "can_organise": may_run_league(request.user, lg),
         },
     )

@@ -60,6 +60,14 @@ def rating_rows(game: Game) -> dict[int, tuple[float, float, int]]:
 # ------------------------------------------------------------------------------ bot pages
 
 
+def _public_seats(bot: Bot) -> QuerySet[MatchSeat]:
+    """The bot's seats in finished public matches: its page's form and head-to-head are the
+    same for every viewer (cached), so a private competition's matches are never in them."""
+    return MatchSeat.objects.filter(
+        bot_version__bot=bot, match__status=MatchStatus.FINISHED, match__audience=None
+    )
+
+
 @dataclass(frozen=True)
 class FormRow:
     match_id: int
@@ -74,7 +82,7 @@ def recent_form(bot: Bot, limit: int = 10) -> list[FormRow]:
     """The bot's last ``limit`` finished matches: its rank out of how many seats (two queries
     bounded by ``limit``: its newest seats, then the seat counts of those matches)."""
     rows = list(
-        MatchSeat.objects.filter(bot_version__bot=bot, match__status=MatchStatus.FINISHED)
+        _public_seats(bot)
         .order_by("-match_id")
         .values_list("match_id", "rank", "status", "match__kind", "match__finished_at")[:limit]
     )
@@ -106,11 +114,7 @@ def history_stamp_key(bot_id: int) -> str:
 def head_to_head(bot: Bot, *, recent: int = 200, top: int = 5) -> list[HeadToHead]:
     """Records against the bots met most in the last ``recent`` finished matches: who finished
     ahead, seat by seat (two queries, bounded by ``recent``)."""
-    mine = dict(
-        MatchSeat.objects.filter(bot_version__bot=bot, match__status=MatchStatus.FINISHED)
-        .order_by("-match_id")
-        .values_list("match_id", "rank")[:recent]
-    )
+    mine = dict(_public_seats(bot).order_by("-match_id").values_list("match_id", "rank")[:recent])
     if not mine:
         return []
     table: dict[int, HeadToHead] = {}

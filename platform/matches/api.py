@@ -8,7 +8,7 @@ from typing import Any
 
 import django_filters
 from django.conf import settings
-from django.http import HttpResponse, HttpResponseBase, HttpResponseNotModified
+from django.http import Http404, HttpResponse, HttpResponseBase, HttpResponseNotModified
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from foundation.fields import IdFilter, LookupFilter, StrictBooleanFilter
@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches import replays, seat_logs
+from matches.access import seen
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
 from matches.selectors import (
     COMPETITION_LINK,
@@ -31,6 +32,7 @@ from matches.selectors import (
 _GZIP = re.compile(r"\bgzip\b")
 #: A stored replay never changes: caches may keep it for a year.
 REPLAY_CACHE_CONTROL = "public, max-age=31536000, immutable"
+PRIVATE_REPLAY = "private, max-age=31536000, immutable"
 
 
 class MatchSeatSerializer(serializers.ModelSerializer):
@@ -238,14 +240,16 @@ class MatchListApi(generics.ListAPIView):
     pagination_class = MatchCursorPagination
 
     def get_queryset(self):
-        return api_matches(MATCH_FIELDS)
+        return api_matches(MATCH_FIELDS, viewer=self.request.user)
 
 
 class MatchDetailApi(generics.RetrieveAPIView):
+    """One match (404 for a private competition's match to whoever is not in it)."""
+
     serializer_class = MatchSerializer
 
     def get_queryset(self):
-        return api_matches(MATCH_FIELDS)
+        return api_matches(MATCH_FIELDS, viewer=self.request.user)
 
 
 class MatchReplayApi(APIView):
@@ -263,9 +267,11 @@ class MatchReplayApi(APIView):
         "bots' logs and log_marks when the caller owns a seat's bot (staff: all seats).",
     )
     def get(self, request: Request, pk: int) -> HttpResponseBase:
+        access = seen(request.user, pk)
+        if access is None:
+            raise Http404(f"No match {pk}")
         stored = replays.stored_replay(pk)
         if stored is None:
-            generics.get_object_or_404(Match.objects.only("pk"), pk=pk)
             return Response({"detail": "This match has no replay."}, status=404)
         data, sha = stored
         readable = seat_logs.readable_seats(request.user, pk)
@@ -281,7 +287,9 @@ class MatchReplayApi(APIView):
         else:
             response = HttpResponse(gzip.decompress(data), content_type="application/json")
         response["ETag"] = etag
-        response["Cache-Control"] = REPLAY_CACHE_CONTROL
+        # A private competition's replay: kept by the member's own browser only.
+        private = access.private
+        response["Cache-Control"] = PRIVATE_REPLAY if private else REPLAY_CACHE_CONTROL
         # Who asks decides whether logs are in it: a cache keeps one copy per credential.
         response["Vary"] = "Accept-Encoding, Authorization, Cookie"
         return response

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
-from django.db.models import Model, OuterRef, Prefetch, QuerySet, Subquery
+from audiences.selectors import visible_q
+from django.db.models import Model, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from matches.models import Match, MatchSeat
 
@@ -86,13 +87,30 @@ def _for_api(qs: QuerySet[Match], fields: Sequence[str]) -> QuerySet[Match]:
     )
 
 
+def seen_by(viewer: Any, field: str = "audience") -> Q:
+    """The matches ``viewer`` may see (None: anyone, so public ones only): public matches and
+    those of the private competitions they belong to (a subquery: lists cost the same).
+    ``field``: the match's audience as reached from the rows filtered ("match__audience")."""
+    if viewer is None:
+        return Q(**{f"{field}__isnull": True})
+    return visible_q(viewer, field)
+
+
+def visible_matches(viewer: Any) -> QuerySet[Match]:
+    return Match.objects.filter(seen_by(viewer))
+
+
 def _narrowed(
-    game: str | None, bot: int | None, status: str | None, owner: str | None = None
+    game: str | None,
+    bot: int | None,
+    status: str | None,
+    owner: str | None = None,
+    viewer: Any = None,
 ) -> QuerySet[Match]:
-    """Matches, newest first, narrowed by game slug, bot id, status and the user name of a
-    seat's bot's owner (each optional). A bot's matches are found through its seats (a
-    subquery, not a join: no DISTINCT)."""
-    qs = Match.objects.order_by("-id")
+    """Matches ``viewer`` may see (``seen_by``), newest first, narrowed by game slug, bot id,
+    status and the user name of a seat's bot's owner (each optional). A bot's matches are
+    found through its seats (a subquery, not a join: no DISTINCT)."""
+    qs = visible_matches(viewer).order_by("-id")
     if game:
         qs = qs.filter(game__slug=game)
     if bot:
@@ -118,31 +136,40 @@ def of_tournament(qs: QuerySet[Match], tournament_id: int) -> QuerySet[Match]:
     return qs.filter(**{f"{COMPETITION_LINK}__tournament_id": tournament_id})
 
 
-def latest_matches(limit: int = 10) -> QuerySet[Match]:
-    return _as_rows(Match.objects.order_by("-id"))[:limit]
+def latest_matches(limit: int = 10, *, viewer: Any = None) -> QuerySet[Match]:
+    return _as_rows(visible_matches(viewer).order_by("-id"))[:limit]
 
 
 def api_matches(
     fields: Sequence[str],
     *,
+    viewer: Any = None,
     game: str | None = None,
     bot: int | None = None,
     status: str | None = None,
 ) -> QuerySet[Match]:
     """Matches for the API (see ``_narrowed``): only the match's ``fields`` (the columns its
     serializer lists; ``tournament`` and ``round`` come from the competition's link)."""
-    return _for_api(_narrowed(game, bot, status), fields)
+    return _for_api(_narrowed(game, bot, status, viewer=viewer), fields)
 
 
 def match_rows(
     *,
+    viewer: Any = None,
     game: str | None = None,
     bot: int | None = None,
     status: str | None = None,
     owner: str | None = None,
 ) -> QuerySet[Match]:
-    """Matches for the tables of the pages (see ``_narrowed``): only the columns they show."""
-    return _as_rows(_narrowed(game, bot, status, owner))
+    """Matches for the tables of the pages (see ``_narrowed``): only the columns they show.
+    ``viewer``: whose eyes (None: public matches only)."""
+    return _as_rows(_narrowed(game, bot, status, owner, viewer))
+
+
+def competition_rows() -> QuerySet[Match]:
+    """Every match, as ``match_rows`` draws them, for a competition's own page: whoever may
+    see the competition sees all its matches (the page checked that already)."""
+    return _as_rows(Match.objects.order_by("-id"))
 
 
 def bounded_count(qs: QuerySet[Match], limit: int) -> tuple[int, bool]:
@@ -152,8 +179,10 @@ def bounded_count(qs: QuerySet[Match], limit: int) -> tuple[int, bool]:
     return min(found, limit), found > limit
 
 
-def match_detail(pk: int) -> Match:
-    return _with_seats(Match.objects.all()).get(pk=pk)
+def match_detail(pk: int, *, viewer: Any = None) -> Match:
+    """The match ``pk`` with its seats, if ``viewer`` may see it (else ``Match.DoesNotExist``,
+    as for no such match)."""
+    return _with_seats(visible_matches(viewer)).get(pk=pk)
 
 
 @dataclass(frozen=True)

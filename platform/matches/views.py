@@ -23,6 +23,7 @@ from arena.viewer import steps as replay_steps
 from arena.viewer.markup import notable_markup, viewer_markup
 from arena.viewer.notable import notable_decisions
 from matches import replays, seat_logs
+from matches.access import seen
 from matches.models import Match, MatchSeat, MatchStatus
 from matches.seat_logs import may_read_stderr
 from matches.selectors import keyset_page, match_detail, match_rows
@@ -59,7 +60,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
     bot_raw = str(bot) if bot is not None else ""
     # Keyset pages (?before=id / ?after=id): the same cost at any depth, no COUNT(*).
     page = keyset_page(
-        match_rows(game=game, bot=bot, status=status, owner=owner),
+        match_rows(viewer=request.user, game=game, bot=bot, status=status, owner=owner),
         before=filters.cleaned_data["before"],
         after=filters.cleaned_data["after"],
         size=PAGE_SIZE,
@@ -87,7 +88,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
 
 def match_view(request: HttpRequest, pk: int) -> HttpResponse:
     try:
-        match = match_detail(pk)
+        match = match_detail(pk, viewer=request.user)
     except Match.DoesNotExist:
         raise Http404(f"No match {pk}") from None
     seats = list(match.seats.all())
@@ -147,16 +148,18 @@ def status_stamp(status: str, attempts: int) -> str:
 @require_GET
 def match_status(request: HttpRequest, pk: int) -> JsonResponse:
     """The small JSON a match page polls until the match ends: one query by primary key, and
-    cacheable for a moment (however many people watch, a cache in front answers most polls)."""
-    row = Match.objects.filter(pk=pk).values_list("status", "attempts").first()
-    if row is None:
+    cacheable for a moment (however many people watch, a cache in front answers most polls;
+    a private competition's match: only the browser's own cache)."""
+    row = Match.objects.filter(pk=pk).values_list("status", "attempts", "audience_id").first()
+    if row is None or (row[2] is not None and seen(request.user, pk) is None):
         return JsonResponse({"error": f"No match {pk}"}, status=404)
-    status, attempts = row
+    status, attempts, audience_id = row
     done = contract.MatchStatus(status).is_done
     response = JsonResponse(
         {"status": status, "done": done, "stamp": status_stamp(status, attempts)}
     )
-    response["Cache-Control"] = f"public, max-age={STATUS_CACHE_SECONDS}"
+    scope = "public" if audience_id is None else "private"
+    response["Cache-Control"] = f"{scope}, max-age={STATUS_CACHE_SECONDS}"
     return response
 
 
@@ -197,10 +200,11 @@ def match_step(request: HttpRequest, pk: int, n: int) -> HttpResponse:
     replay never changes once stored, so the rendered step is cached (Django's cache, keyed by
     the document's SHA-256) and carries an ETag: the game is re-simulated once per step, not
     once per request."""
+    access = seen(request.user, pk)
+    if access is None:
+        raise Http404(f"No match {pk}")
     sha = replays.replay_sha(pk)
     if sha is None:
-        if not Match.objects.filter(pk=pk).exists():
-            raise Http404(f"No match {pk}")
         return JsonResponse({"error": "This match has no replay."}, status=404)
     raw = request.GET.get("seat", "")
     seat = int_param(raw, maximum=99) if raw else None
@@ -208,13 +212,15 @@ def match_step(request: HttpRequest, pk: int, n: int) -> HttpResponse:
         return JsonResponse({"error": f"seat must be a seat number, got {raw[:20]!r}"}, status=400)
     variant = _seat_variant(seat)
     etag = f'"{replays.step_cache_key(sha, n, variant).split(":", 1)[1]}"'
+    # A step with options (one seat's view), or of a private match: browsers only.
+    shared = not variant and not access.private
     if etag in request.headers.get("If-None-Match", ""):
-        return _step_headers(HttpResponseNotModified(), etag, variant)
+        return _step_headers(HttpResponseNotModified(), etag, shared)
     try:
         body = _rendered_step(pk, sha, n, seat)
     except replay_steps.ReplayUnavailable as exc:
         return JsonResponse({"error": str(exc)}, status=404)
-    return _step_headers(HttpResponse(body, content_type="application/json"), etag, variant)
+    return _step_headers(HttpResponse(body, content_type="application/json"), etag, shared)
 
 
 def _rendered_step(pk: int, sha: str, n: int, seat: int | None = None) -> str:
@@ -233,10 +239,9 @@ def _seat_variant(seat: int | None) -> str:
     return "" if seat is None else f"seat={seat}"
 
 
-def _step_headers(response: HttpResponse, etag: str, variant: str) -> HttpResponse:
+def _step_headers(response: HttpResponse, etag: str, shared: bool) -> HttpResponse:
     response["ETag"] = etag
-    # A step with options (one seat's view) is kept by browsers only, not shared caches.
-    scope = "private" if variant else "public"
+    scope = "public" if shared else "private"
     response["Cache-Control"] = f"{scope}, max-age={STEP_CACHE_SECONDS}"
     return response
 
@@ -245,10 +250,11 @@ def match_replay_download(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay document as a file (the same JSON as ``/api/matches/<id>/replay/``: stderr
     and server paths were removed when the match was recorded). To a bot's owner (staff: every
     seat) it carries their seats' ``logs`` and ``log_marks`` again, and is private."""
+    access = seen(request.user, pk)
+    if access is None:
+        raise Http404(f"No match {pk}")
     stored = replays.stored_replay(pk)
     if stored is None:
-        if not Match.objects.filter(pk=pk).exists():
-            raise Http404(f"No match {pk}")
         return HttpResponse("This match has no replay yet.", status=404, content_type="text/plain")
     filename = f"match-{pk}-replay.json"
     readable = seat_logs.readable_seats(request.user, pk)
@@ -257,6 +263,8 @@ def match_replay_download(request: HttpRequest, pk: int) -> HttpResponse:
         return seat_logs.private_json(seat_logs.with_logs(public, readable), filename=filename)
     response = HttpResponse(gzip.decompress(stored[0]), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    if access.private:
+        response["Cache-Control"] = seat_logs.PRIVATE
     return response
 
 
@@ -264,7 +272,7 @@ def match_replay_download(request: HttpRequest, pk: int) -> HttpResponse:
 def match_logs(request: HttpRequest, pk: int) -> HttpResponse:
     """``{"seats": {"<seat>": {"text", "marks"}}}``: the logs of the seats the caller may read
     (their own bots'; staff: all), an empty object for anyone else. The viewer's logs panel."""
-    if not Match.objects.filter(pk=pk).exists():
+    if seen(request.user, pk) is None:
         return JsonResponse({"error": f"No match {pk}"}, status=404)
     response = JsonResponse(seat_logs.logs_document(seat_logs.readable_seats(request.user, pk)))
     response["Cache-Control"] = seat_logs.PRIVATE

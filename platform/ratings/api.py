@@ -61,14 +61,15 @@ class RatingPointSerializer(serializers.Serializer):
 
 
 class RatingHistoryApi(APIView):
-    """The bot's rating after each of its last rated matches (at most 200), oldest first."""
+    """The bot's rating after each of its last rated matches (at most 200) that the caller may
+    see (a private competition's: its members), oldest first."""
 
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(responses=RatingPointSerializer(many=True))
     def get(self, request: Request, pk: int) -> Response:
         bot = generics.get_object_or_404(Bot, pk=pk)
-        points = rating_history(bot, limit=200)
+        points = rating_history(bot, limit=200, viewer=request.user)
         return Response(RatingPointSerializer([vars(p) for p in points], many=True).data)
 
 

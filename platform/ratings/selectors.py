@@ -8,6 +8,7 @@ from typing import Any
 from bots.models import Bot
 from catalog.models import Game
 from django.db.models import QuerySet
+from matches.selectors import seen_by
 
 from ratings.models import Rating, RatingChange
 
@@ -37,11 +38,14 @@ class RatingPoint:
     at: Any
 
 
-def rating_history(bot: Bot, limit: int = 100) -> list[RatingPoint]:
-    """The bot's rating after each of its last ``limit`` rated matches, oldest first (from the
-    per-seat rating-change records; one query on their ``(bot, -id)`` index)."""
+def rating_history(bot: Bot, limit: int = 100, *, viewer: Any = None) -> list[RatingPoint]:
+    """The bot's rating after each of its last ``limit`` rated matches that ``viewer`` may see
+    (None: public matches only), oldest first (from the per-seat rating-change records; one
+    query on their ``(bot, -id)`` index). A private competition rated on the ladder moves the
+    rating for all to see, but its matches stay its members'."""
     rows = list(
         RatingChange.objects.filter(bot=bot)
+        .filter(seen_by(viewer, "match__audience"))
         .order_by("-id")
         .only("match_id", "elo_after", "mu_after", "sigma_after", "created_at")[:limit]
     )

@@ -23,7 +23,7 @@ from foundation import stamps
 from ladder import selectors as ladder_selectors
 from ladder.models import LadderEntry
 from matches.models import MatchSeat
-from matches.selectors import match_rows
+from matches.selectors import match_rows, seen_by
 from ratings import stats
 from ratings.models import Rating
 from ratings.selectors import rating_history
@@ -92,7 +92,7 @@ def bot_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "form_rows": partial(ladder_selectors.recent_form, bot),
             "head_to_head": partial(ladder_selectors.head_to_head, bot),
             "splits": partial(stats.splits, bot),
-            "matches": match_rows(bot=bot.pk)[:15],
+            "matches": match_rows(viewer=request.user, bot=bot.pk)[:15],
             "is_owner": request.user == bot.owner,
             "placement_matches": settings.ARENA_LADDER_PLACEMENT,
             "suspend_after": settings.ARENA_LADDER_SUSPEND_AFTER,
@@ -117,7 +117,7 @@ def my_bots(request: HttpRequest) -> HttpResponse:
         by_bot.setdefault(v.bot_id, []).append(v)
     entries = ladder_selectors.ladder_entries(bots)
     playing = playing_versions([b.pk for b in bots])
-    recent = _recent_matches([b.pk for b in bots], per_bot=5)
+    recent = _recent_matches(request.user, [b.pk for b in bots], per_bot=5)
     rows = [
         {
             "bot": b,
@@ -131,11 +131,12 @@ def my_bots(request: HttpRequest) -> HttpResponse:
     return render(request, "site_pages/my_bots.html", {"rows": rows, "page": page})
 
 
-def _recent_matches(bot_ids: list[int], per_bot: int) -> dict[int, list[Any]]:
-    """Each bot's ``per_bot`` newest matches, newest first, in two queries for all the bots
-    (a window over their seats, then the rows), not two per bot."""
+def _recent_matches(viewer: Any, bot_ids: list[int], per_bot: int) -> dict[int, list[Any]]:
+    """Each bot's ``per_bot`` newest matches that ``viewer`` may see, newest first, in two
+    queries for all the bots (a window over their seats, then the rows), not two per bot."""
     newest = (
         MatchSeat.objects.filter(bot_version__bot_id__in=bot_ids)
+        .filter(seen_by(viewer, "match__audience"))
         .annotate(
             bot=F("bot_version__bot_id"),
             nth=Window(
@@ -146,7 +147,7 @@ def _recent_matches(bot_ids: list[int], per_bot: int) -> dict[int, list[Any]]:
         .values_list("bot", "match_id")
     )
     pairs = list(newest)
-    matches = {m.pk: m for m in match_rows().filter(pk__in={m for _, m in pairs})}
+    matches = {m.pk: m for m in match_rows(viewer=viewer).filter(pk__in={m for _, m in pairs})}
     recent: dict[int, list[Any]] = {}
     for bot_id, match_id in sorted(set(pairs), key=lambda p: -p[1]):  # a bot in two seats: once
         recent.setdefault(bot_id, []).append(matches[match_id])

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from catalog.selectors import game_by_slug, leaderboard_position
+from competitions.permissions import visible_tournaments_q
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -50,8 +51,10 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "my_bots": mine,
             "in_placement": _page(ladder.in_placement(game), request.GET.get("placement")),
             "suspended": _page(ladder.suspended(game), request.GET.get("suspended")),
-            "matches": match_rows(game=game.slug)[:10],
-            "tournaments": game.tournaments.order_by("-created_at")[:5],
+            "matches": match_rows(viewer=request.user, game=game.slug)[:10],
+            "tournaments": game.tournaments.filter(visible_tournaments_q(request.user)).order_by(
+                "-created_at"
+            )[:5],
         },
     )
 

@@ -19,7 +19,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "site_pages/home.html",
         {
             "games": games,
-            "latest_matches": latest_matches(10),
+            "latest_matches": latest_matches(10, viewer=request.user),
             "top_bots": top_bots(10),
         },
     )
