@@ -1,6 +1,6 @@
 from django.urls import path
 
-from competitions import views
+from competitions import results_views, views
 
 app_name = "competitions"
 urlpatterns = [
@@ -9,6 +9,18 @@ urlpatterns = [
     path("<id:pk>/", views.tournament_detail, name="tournament_detail"),
     path("<id:pk>/start/", views.tournament_start, name="tournament_start"),
     path("<id:pk>/status.json", views.tournament_status, name="tournament_status"),
+    # Results to publish: exports and the embeddable standings (competitions/results_views.py).
+    path(
+        "<id:pk>/standings.csv",
+        results_views.standings_csv_view,
+        name="tournament_standings_csv",
+    ),
+    path(
+        "<id:pk>/standings.json",
+        results_views.standings_json_view,
+        name="tournament_standings_json",
+    ),
+    path("<id:pk>/embed/", results_views.embed_view, name="tournament_embed"),
     # Leagues live under /tournaments/ because the site's URL map mounts this app there.
     path("leagues/", views.league_list, name="league_list"),
     path("leagues/new/", views.league_new, name="league_new"),
