@@ -25,7 +25,7 @@ from tests.platform.conftest import (  # noqa: F401  (fixtures, found by name)
 @pytest.fixture
 def organiser(db: None) -> Any:
     """A member of the ``organisers`` group."""
-    user = get_user_model().objects.create_user("olga", password="pw-olga-123")
+    olga = get_user_model().objects.create_user("olga", password="pw-olga-123")
     group, _ = Group.objects.get_or_create(name="organisers")
-    user.groups.add(group)
-    return user
+    olga.groups.add(group)
+    return olga
