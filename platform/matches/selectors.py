@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from audiences.selectors import visible_q
-from django.db.models import Model, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Model, OuterRef, Prefetch, QuerySet, Subquery
 
+from matches.access import seen_by as seen_by
 from matches.models import Match, MatchSeat
 
 #: The reverse relation to the row that says which tournament (or league) a match was played
@@ -85,15 +85,6 @@ def _for_api(qs: QuerySet[Match], fields: Sequence[str]) -> QuerySet[Match]:
         .only(*columns, "game__slug", *link)
         .prefetch_related(Prefetch("seats", seats), Prefetch("rating_changes", changes))
     )
-
-
-def seen_by(viewer: Any, field: str = "audience") -> Q:
-    """The matches ``viewer`` may see (None: anyone, so public ones only): public matches and
-    those of the private competitions they belong to (a subquery: lists cost the same).
-    ``field``: the match's audience as reached from the rows filtered ("match__audience")."""
-    if viewer is None:
-        return Q(**{f"{field}__isnull": True})
-    return visible_q(viewer, field)
 
 
 def visible_matches(viewer: Any) -> QuerySet[Match]:

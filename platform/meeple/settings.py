@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.contrib.sitemaps",  # /sitemap.xml (site_pages.sitemaps)
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -87,6 +88,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Anonymous visitors' pages, kept under what they show (foundation/page_cache.py): inside
+    # authentication (it reads the user), CSP and compression (they treat a kept page as new).
+    "foundation.page_cache.PageCacheMiddleware",
     # Last, as django-axes requires: turns a locked-out log-in into its lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -104,6 +108,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # The menu's unread count, asked only where a page shows it.
+                "notifications.context_processors.unread",
             ],
         },
     },
@@ -248,6 +254,10 @@ else:
         }
     }
 
+# Seconds an anonymous visitor's page is kept at most (foundation/page_cache.py: it is retired
+# sooner when what it shows changes); 0 keeps none.
+PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 60)
+
 # --- Log-in lockout (django-axes): too many wrong passwords for one user name from one address
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
@@ -258,6 +268,28 @@ AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_VERBOSE = False
 # Failures are what lockouts need; a row per successful log-in is not.
 AXES_DISABLE_ACCESS_LOG = True
+
+# --- Email: notifications (docs/notifications.md), sent by a Celery task, never in a request -
+# The console backend by default (emails are printed by the worker); SMTP when EMAIL_HOST is
+# set (deploy/SECURITY.md, "Email"), or any backend named by EMAIL_BACKEND.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)  # port 465; STARTTLS (587) otherwise
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Meeple Arena <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The site's address as emails link to it (a notification's page, the settings page).
+ARENA_SITE_URL = os.environ.get("ARENA_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Notifications kept per user, the newest (older ones are pruned as new ones arrive).
+ARENA_NOTIFICATIONS_KEPT = env_int("ARENA_NOTIFICATIONS_KEPT", 200)
 
 # --- Celery ----------------------------------------------------------------------------------
 # One code path everywhere: matches always travel through a broker to a worker process, never

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from site_pages import bot_page, game_page, version_compare, views
+from site_pages import bot_page, game_page, sitemaps, version_compare, views
 
 app_name = "site_pages"
 urlpatterns = [
@@ -8,6 +8,9 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("docs/protocol/", views.protocol, name="protocol"),
     path("docs/api/", views.api_guide, name="api_guide"),
+    path("robots.txt", sitemaps.robots_txt, name="robots"),
+    path("sitemap.xml", sitemaps.index, name="sitemap"),
+    path("sitemap-<slug:section>.xml", sitemaps.section, name="sitemap_section"),
 ]
 
 # Pages that compose domains, served under their domain's URLs and names ("catalog:detail",
