@@ -1,5 +1,6 @@
 """The account's settings page (``/accounts/settings/``): who you are, where your API token
-comes from, and deleting the account, confirmed by its password (accounts.deletion)."""
+comes from, what you are notified of and how (``notifications.forms``), and deleting the
+account, confirmed by its password (accounts.deletion)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
+from notifications.forms import PreferencesForm
+from notifications.services import preferences_of
 
 from accounts.deletion import DeletionSummary, deletable, delete_account
 
@@ -42,6 +45,8 @@ def _page(request: HttpRequest, form: DeleteAccountForm, status: int = 200) -> H
         "form": form,
         "summary": DeletionSummary.of(request.user),
         "deletable": deletable(request.user),
+        # Saved by notifications.views.save_preferences (its own URL).
+        "notification_form": PreferencesForm(preferences_of(request.user)),
     }
     return render(request, "accounts/settings.html", context, status=status)
 

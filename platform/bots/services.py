@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from arena.botspec import HUMAN
 from bots.models import Bot, BotVersion, VersionStatus
+from bots.notices import version_failed
 from bots.validation import validate_upload
 
 #: The system account that owns every built-in bot.
@@ -111,12 +112,16 @@ def set_version_status(
     version: BotVersion, status: VersionStatus, *, reason: str = "", stderr: str = ""
 ) -> BotVersion:
     """Move a version along its life (``checking -> uploaded -> qualifying -> active``, any of
-    them ``-> failed``, or ``waiting_sandbox``), with the reason and stderr its owner sees."""
+    them ``-> failed``, or ``waiting_sandbox``), with the reason and stderr its owner sees;
+    the owner is notified when it fails (``bots.notices``)."""
+    was = version.status
     version.status = status
     version.status_reason = reason
     version.failure_stderr = stderr
     version.status_changed_at = timezone.now()
     version.save(update_fields=["status", "status_reason", "failure_stderr", "status_changed_at"])
+    if status == VersionStatus.FAILED and was != VersionStatus.FAILED:
+        version_failed(version, was)
     return version
 
 

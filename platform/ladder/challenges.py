@@ -13,9 +13,12 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from matches.models import Match, MatchKind
 from matches.services import create_match
+from notifications.models import NotificationKind
+from notifications.services import notify
 
 from ladder.models import LadderMatch
 from ladder.sending import send_on_commit
@@ -72,3 +75,21 @@ def create_challenge(
     LadderMatch.objects.create(match=match, game=game, kind=MatchKind.CHALLENGE, challenger=user)
     send_on_commit(match)
     return match
+
+
+def challenge_played(lm: LadderMatch, match: Match) -> None:
+    """Tell the challenger how their bot did (inside the match's recording transaction; the
+    email leaves once it commits). The challenger's bot sits in seat 0."""
+    if lm.challenger_id is None:
+        return
+    seats = sorted(match.seats.select_related("bot_version__bot"), key=lambda s: s.seat)
+    mine = seats[0]
+    others = ", ".join(s.bot_version.bot.name for s in seats[1:])
+    placed = f"placed {mine.rank} of {len(seats)}" if mine.rank else "finished"
+    notify(
+        lm.challenger_id,
+        NotificationKind.CHALLENGE_PLAYED,
+        f"Challenge played: {mine.bot_version.bot.name} {placed}",
+        reverse("matches:detail", args=[match.pk]),
+        body=f"{match.game.name}, against {others}.",
+    )

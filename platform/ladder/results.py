@@ -9,7 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 from matches.models import Match, MatchKind, MatchStatus
 
+from ladder.challenges import challenge_played
 from ladder.models import LadderEntry, LadderMatch
+from ladder.notices import bot_suspended
 from ladder.qualification import fault_text, qualification_done
 
 #: Seat statuses that count toward a suspension ("illegal" played to the end: it does not).
@@ -22,7 +24,7 @@ def match_finished(match: Match) -> None:
     version; a ladder match counts placement and fault streaks, and suspends a bot after
     ``ARENA_LADDER_SUSPEND_AFTER`` faults in a row. Platform errors never count. Called inside
     the transaction that records the match (``matches.signals``), at most once per match."""
-    if match.kind not in (MatchKind.QUALIFICATION, MatchKind.LADDER):
+    if match.kind not in (MatchKind.QUALIFICATION, MatchKind.LADDER, MatchKind.CHALLENGE):
         return
     lm = LadderMatch.objects.filter(match_id=match.pk).first()
     if lm is None:
@@ -31,6 +33,8 @@ def match_finished(match: Match) -> None:
         qualification_done(lm, match)
     elif lm.kind == MatchKind.LADDER and match.status == MatchStatus.FINISHED:
         _ladder_done(match)
+    elif lm.kind == MatchKind.CHALLENGE and match.status == MatchStatus.FINISHED:
+        challenge_played(lm, match)
 
 
 def _ladder_done(match: Match) -> None:
@@ -62,6 +66,7 @@ def _ladder_done(match: Match) -> None:
                     "Pin another qualified version to bring it back now, or upload a new "
                     "version: once that qualifies, the bot is back."
                 )
+                bot_suspended(seat.bot_version, entry.suspended_reason)
         else:
             entry.fault_streak = 0
     LadderEntry.objects.bulk_update(

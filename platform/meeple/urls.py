@@ -39,6 +39,7 @@ urlpatterns = [
     path("matches/", include("matches.urls")),
     path("tournaments/", include("competitions.urls")),
     path("play/", include("play.urls")),
+    path("notifications/", include("notifications.urls")),
     path("", include("site_pages.urls")),
 ]
 

@@ -1,0 +1,53 @@
+"""What entrants are told about a tournament (``notifications``): it started, it ended. To
+each entrant's owner once (built-in bots' owner excluded), in one query and one bulk insert
+whatever the field's size; the emails leave after the caller's transaction commits."""
+
+from __future__ import annotations
+
+from bots.services import SYSTEM_USERNAME
+from django.db.models import QuerySet
+from django.urls import reverse
+from notifications.models import NotificationKind
+from notifications.services import notify
+
+from competitions.models import Tournament, TournamentEntry
+
+
+def entrants_owners(t: Tournament) -> QuerySet[TournamentEntry, int]:
+    """The ids of the people whose bots are entered (a subquery-able list, evaluated once)."""
+    return (
+        TournamentEntry.objects.filter(tournament=t, version__bot__is_builtin=False)
+        .exclude(version__bot__owner__username=SYSTEM_USERNAME)
+        .order_by()
+        .values_list("version__bot__owner_id", flat=True)
+        .distinct()
+    )
+
+
+def tournament_started(t: Tournament) -> None:
+    notify(
+        entrants_owners(t),
+        NotificationKind.COMPETITION_STARTED,
+        f"{t.name} has started",
+        reverse("competitions:tournament_detail", args=[t.pk]),
+        body=f"{t.get_format_display()} of {t.game.name}: your entry plays its matches on "
+        "the workers; follow them on the tournament's page.",
+    )
+
+
+def tournament_ended(t: Tournament) -> None:
+    winners = (
+        TournamentEntry.objects.filter(tournament=t, position=1)
+        .select_related("version__bot")
+        .order_by("seed")
+    )
+    names = ", ".join(e.version.bot.name for e in winners[:5])
+    notify(
+        entrants_owners(t),
+        NotificationKind.COMPETITION_ENDED,
+        f"{t.name} has ended",
+        reverse("competitions:tournament_detail", args=[t.pk]),
+        body=f"Winner: {names}. The final standings are on the tournament's page."
+        if names
+        else "The final standings are on the tournament's page.",
+    )
