@@ -106,6 +106,9 @@ class Tournament(models.Model):
     #: the last one ends). ``next_round_at`` is when the waiting next round is due.
     round_spacing_hours = models.PositiveIntegerField(default=0)
     next_round_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: Why it did not start by itself at ``start_at`` (which is then cleared, so that beat
+    #: does not try again every minute); empty once it starts or when nothing went wrong.
+    start_problem = models.CharField(max_length=500, blank=True)
     #: The matches' time control (``arena.contract.TimeControl`` JSON; empty: the site default).
     time_control = models.JSONField(default=dict, blank=True)
     #: Whether its matches also move the public ladder's ratings (a private one's never do

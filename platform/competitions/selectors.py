@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from bots.models import Bot, BotVersion
@@ -22,6 +22,7 @@ from competitions.models import (
     TournamentEntry,
 )
 from competitions.permissions import visible_tournaments_q
+from competitions.services.timetable import league_next_round_at
 
 
 @dataclass(frozen=True)
@@ -135,13 +136,9 @@ def seasons_of(league: League) -> QuerySet[Season]:
 
 
 def next_round_at(league: League) -> datetime | None:
-    """When ``run_leagues`` will next play a round of ``league`` (None: paused). A league
-    that never played is due at once."""
-    if not league.is_active:
-        return None
-    if league.last_run_at is None:
-        return timezone.now()
-    return league.last_run_at + timedelta(hours=league.every_hours)
+    """When the league's next round is due (None: paused): on its calendar
+    (``services.timetable.league_next_round_at``)."""
+    return league_next_round_at(league, timezone.now())
 
 
 def visible_tournaments(viewer: Any) -> QuerySet[Tournament]:
@@ -167,7 +164,11 @@ def tournaments_with_counts(viewer: Any) -> QuerySet[Tournament]:
         .annotate(n=Count("pk"))
         .values("n")
     )
-    return visible_tournaments(viewer).select_related("game", "organiser").annotate(
-        entrant_count=Coalesce(Subquery(entrants), 0),
-        match_count=Coalesce(Subquery(matches), 0),
+    return (
+        visible_tournaments(viewer)
+        .select_related("game", "organiser")
+        .annotate(
+            entrant_count=Coalesce(Subquery(entrants), 0),
+            match_count=Coalesce(Subquery(matches), 0),
+        )
     )

@@ -1,5 +1,7 @@
-"""Competitions' Celery tasks: a league's round, run by beat on the league's own schedule, and
-the organisers' long actions ("start", "play a round now"), run by a worker, not a request."""
+"""Competitions' Celery tasks: the calendar's tick (beat, every minute: tournaments due to
+start, spaced rounds, league rounds at their times), a league's round on its own beat entry,
+and the organisers' long actions ("start", "play a round now"), run by a worker, not a
+request."""
 
 from __future__ import annotations
 
@@ -8,9 +10,11 @@ from datetime import datetime
 
 from celery import shared_task
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from competitions.live import clear_starting
 from competitions.models import League, Tournament
+from competitions.services.calendar import CALENDAR_TASK, run_calendar
 from competitions.services.leagues import LEAGUE_TASK, beat_round_due, run_league_round
 
 
@@ -28,6 +32,19 @@ def play_league_round(league_id: int) -> int:
 
 def _beat_due(league: League, now: datetime) -> bool:
     return league.is_active and beat_round_due(league, now)
+
+
+@shared_task(name=CALENDAR_TASK, ignore_result=True)
+def calendar_tick() -> dict[str, int]:
+    """Beat's minute (its entry: migration competitions 0008): what the calendar made due
+    since the last tick (``services.calendar.run_calendar``). Two ticks at once are safe."""
+    report = run_calendar(timezone.now())
+    return {
+        "started": report.started,
+        "not_started": report.not_started,
+        "rounds": report.rounds,
+        "league_rounds": report.league_rounds,
+    }
 
 
 log = logging.getLogger(__name__)

@@ -26,6 +26,7 @@ from competitions.models import CompetitionMatch, League, LeagueStanding, Season
 from competitions.selectors import table_stamp_key
 from competitions.services.scheduling import Table, create_round_matches
 from competitions.services.tables import seat_record
+from competitions.services.timetable import league_next_round_at, league_round_due
 from games.rng import derive_seed
 
 #: A league plays at least once a month and at most once an hour.
@@ -46,9 +47,11 @@ def create_league(
     seed: int = 0,
     is_active: bool = True,
     organiser: User | None = None,
+    starts_at: datetime | None = None,
 ) -> League:
-    """A league of every bot of ``game``, with its first season open and its beat schedule
-    (first round due at once, then every ``every_hours``)."""
+    """A league of every bot of ``game``, with its first season open and its calendar: rounds
+    at ``starts_at + k * every_hours`` (``starts_at`` default: now, the first round at once),
+    played by beat (``calendar.play_due_leagues``)."""
     if not name.strip():
         raise ValidationError("A league needs a name.")
     if not game.min_players <= players_per_match <= game.max_players:
@@ -61,6 +64,8 @@ def create_league(
         )
     if not 1 <= rounds_per_season <= 1000:
         raise ValidationError(f"A season has 1 to 1000 rounds, not {rounds_per_season}.")
+    now = timezone.now()
+    starts = starts_at or now
     with transaction.atomic():
         lg = League.objects.create(
             game=game,
@@ -71,8 +76,9 @@ def create_league(
             rounds_per_season=rounds_per_season,
             seed=clamp_seed(seed),
             is_active=is_active,
+            starts_at=starts,
         )
-        _open_season(lg, timezone.now())
+        _open_season(lg, max(now, starts))  # a later start: its season begins then
         sync_league_schedule(lg, due_now=True)
     return lg
 
@@ -88,7 +94,9 @@ def enqueue_league_round(league: League) -> None:
 
 def sync_league_schedule(league: League, *, due_now: bool = False) -> None:
     """The league's beat entry (``django_celery_beat``'s ``PeriodicTask`` "League <id>"),
-    following ``every_hours`` and ``is_active``; ``due_now`` makes its next tick play a round."""
+    following ``every_hours`` and ``is_active``, from ``starts_at``; ``due_now`` makes its next
+    tick play a round if the calendar says one is due. (The calendar tick plays rounds at
+    their times; this entry, editable in the admin, is the league's own switch.)"""
     from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
     every, _ = IntervalSchedule.objects.get_or_create(
@@ -100,6 +108,7 @@ def sync_league_schedule(league: League, *, due_now: bool = False) -> None:
         "args": json.dumps([league.pk]),
         "enabled": league.is_active,
         "description": f"Play a round of the league {league.name!r} (competitions.services).",
+        "start_time": league.starts_at,
     }
     if due_now:
         defaults["last_run_at"] = timezone.now() - timedelta(hours=league.every_hours)
@@ -136,18 +145,17 @@ def due_leagues(now: Any = None) -> list[League]:
     """Active leagues whose next round is due (for ``manage.py run_leagues``; beat does the
     same on its own clock)."""
     now = now or timezone.now()
-    return [
-        lg
-        for lg in League.objects.filter(is_active=True).select_related("game")
-        if lg.last_run_at is None or lg.last_run_at + timedelta(hours=lg.every_hours) <= now
-    ]
+    leagues = League.objects.filter(is_active=True).select_related("game")
+    return [lg for lg in leagues if (due := league_next_round_at(lg, now)) and due <= now]
 
 
 def beat_round_due(lg: League, now: datetime) -> bool:
-    """Whether a beat tick may play the league's next round: no round in the last half of its
-    interval. Beat decides when a round is due; this only refuses a tick sent twice (two beats)
-    or right after "play a round now", while a tick that comes a little early (the last round
-    was recorded a little after its tick) still plays."""
+    """Whether a beat tick may play the league's next round. On a calendar: the round of its
+    latest time is not played yet. Without one (``starts_at`` null): no round in the last half
+    of its interval, which refuses a tick sent twice (two beats) or right after "play a round
+    now", while a tick that comes a little early still plays."""
+    if lg.starts_at is not None:
+        return league_round_due(lg, now)
     return lg.last_run_at is None or lg.last_run_at + timedelta(hours=lg.every_hours / 2) <= now
 
 
@@ -167,6 +175,7 @@ def run_league_round(
     dispatch: bool = True,
     number: int | None = None,
     when: Callable[[League, datetime], bool] | None = None,
+    now: datetime | None = None,
 ) -> list[Match]:
     """Schedule the league's next round: every bot of the game (its current version) plays at
     most one match, tables paired Swiss-style from the season's stored standings (points,
@@ -177,8 +186,9 @@ def run_league_round(
     written in one short transaction that locks the league's row alone, and only as a key
     holder's writes do, so recordings (which add standings rows under the league) never wait.
     Nothing is played if, by then, the next round is not ``number`` (when given), ``when``
-    (league, now) is false, or another worker has played the round meanwhile."""
-    now = timezone.now()
+    (league, now) is false, or another worker has played the round meanwhile. ``now``: the
+    round's time (``last_run_at``; the calendar passes the tick's)."""
+    now = now or timezone.now()
     lg = League.objects.select_related("game").get(pk=league.pk)
     if not _wanted(lg, number, when, now):
         return []

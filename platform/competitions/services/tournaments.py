@@ -1,10 +1,12 @@
 """Tournaments: a draft, its start (entrants' rows, the first round), and each later round,
-scheduled inside the recording of the last match of the round before it."""
+scheduled inside the recording of the last match of the round before it (spaced rounds: by
+beat at ``next_round_at``, ``play_waiting_round``)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import datetime
 from functools import partial
 from typing import Any, Unpack
 
@@ -44,6 +46,7 @@ from competitions.models import (
 from competitions.services.membership import rotate_invite
 from competitions.services.scheduling import Table, create_round_matches
 from competitions.services.tables import seat_record
+from competitions.services.timetable import next_round_after, round_waits
 from competitions.services.tournament_settings import TournamentSettings, checked_settings
 from games.base import GameError
 from games.registry import get_game
@@ -52,6 +55,8 @@ log = logging.getLogger(__name__)
 
 #: A tournament may schedule at most this many matches (a typo must not queue a million).
 MAX_TOURNAMENT_MATCHES = 2000
+#: Matches that will not change any more (``Match.is_done``).
+DONE_STATUSES = (MatchStatus.FINISHED, MatchStatus.ERROR)
 
 
 def format_options(t: Tournament) -> FormatOptions:
@@ -212,11 +217,19 @@ def start_tournament(tournament: Tournament, *, dispatch: bool = True) -> list[M
 
 
 def _schedule_from(
-    t: Tournament, rows: dict[str, StandingRow], number: int, *, dispatch: bool
+    t: Tournament,
+    rows: dict[str, StandingRow],
+    number: int,
+    *,
+    dispatch: bool,
+    hold: bool = False,
+    now: datetime | None = None,
 ) -> list[Match]:
     """Schedule round ``number`` (or the first later round that has matches: a round of byes
     only is recorded at once); finish the tournament when the format has no more rounds or the
-    round robin's cut is reached. Inside the caller's transaction, the tournament locked."""
+    round robin's cut is reached. ``hold``: a round with matches waits (spaced rounds: beat
+    plays it at ``next_round_at``, ``now`` + the spacing after the round scheduled ``now``).
+    Inside the caller's transaction, the tournament locked."""
     opts = format_options(t)
     while True:
         left = (t.max_matches - t.scheduled_matches) if t.max_matches else None
@@ -225,6 +238,10 @@ def _schedule_from(
             _finish(t, rows)
             return []
         planned = rnd.matches if left is None else rnd.matches[:left]
+        if planned and hold:  # resumed from the stored rows by play_waiting_round
+            t.current_round = number - 1
+            t.save(update_fields=["current_round"])
+            return []
         t.current_round = number
         if planned:
             by_key = {str(e.version_id): e.version for e in _entries(t)}
@@ -236,7 +253,8 @@ def _schedule_from(
                 options=t.options,
             )
             t.scheduled_matches += len(matches)
-            t.save(update_fields=["current_round", "scheduled_matches"])
+            t.next_round_at = next_round_after(t, now or timezone.now())
+            t.save(update_fields=["current_round", "scheduled_matches", "next_round_at"])
             if dispatch:
                 transaction.on_commit(partial(dispatch_matches, matches))
             return matches
@@ -266,7 +284,16 @@ def _finish(t: Tournament, rows: dict[str, StandingRow]) -> None:
     _save_rows(t, rows)
     t.status = TournamentStatus.FINISHED
     t.finished_at = timezone.now()
-    t.save(update_fields=["status", "finished_at", "current_round", "scheduled_matches"])
+    t.next_round_at = None
+    t.save(
+        update_fields=[
+            "status",
+            "finished_at",
+            "current_round",
+            "scheduled_matches",
+            "next_round_at",
+        ]
+    )
     notices.tournament_ended(t)
 
 
@@ -308,7 +335,34 @@ def tournament_match_ended(link: CompetitionMatch, seats: Sequence[Any] | None) 
     before = {str(e.version_id): StandingRow.from_json(e.row) for e in _entries(t)}
     after = record_round(t.format, before, t.current_round, results, format_options(t))
     _save_rows(t, after)
-    _schedule_from(t, after, t.current_round + 1, dispatch=True)
+    hold = round_waits(t, timezone.now())  # spaced: the next round waits for its time
+    _schedule_from(t, after, t.current_round + 1, dispatch=True, hold=hold)
+
+
+def play_waiting_round(tournament_id: int, now: datetime, *, dispatch: bool = True) -> list[Match]:
+    """Schedule a spaced tournament's waiting round once its ``next_round_at`` has come (beat:
+    ``calendar.play_due_rounds``): from the stored rows, which hold the round that ended.
+    Nothing while a match of the current round is still unfinished (its end schedules the
+    round then), or when another worker has scheduled it already."""
+    with transaction.atomic():
+        t = (
+            Tournament.objects.select_for_update(of=("self",))
+            .select_related("game")
+            .filter(pk=tournament_id, status=TournamentStatus.RUNNING, next_round_at__lte=now)
+            .first()
+        )
+        if t is None or _round_unfinished(t):
+            return []
+        rows = {str(e.version_id): StandingRow.from_json(e.row) for e in _entries(t)}
+        return _schedule_from(t, rows, t.current_round + 1, dispatch=dispatch, now=now)
+
+
+def _round_unfinished(t: Tournament) -> bool:
+    return (
+        t.matches.filter(competition_link__round=t.current_round)
+        .exclude(status__in=DONE_STATUSES)
+        .exists()
+    )
 
 
 def _add_to_table(t: Tournament, seats: Sequence[Any]) -> None:
