@@ -4,10 +4,12 @@ from accounts import api as accounts_api
 from bots import api as bots_api
 from catalog import api as catalog_api
 from competitions import api as competitions_api
-from competitions import league_api
+from competitions import entries_api, league_api
+from competitions.results import api as results_api
 from django.urls import path
 from ladder import api as ladder_api
 from matches import api as matches_api
+from notifications import api as notifications_api
 from ratings import api as ratings_api
 
 urlpatterns = [
@@ -38,6 +40,21 @@ urlpatterns = [
     path("bots/<id:pk>/stats/", ratings_api.BotStatsApi.as_view(), name="api-bot-stats"),
     path("bots/<id:pk>/compare/", ratings_api.VersionCompareApi.as_view(), name="api-bot-compare"),
     path("challenges/", ladder_api.ChallengesApi.as_view(), name="api-challenges"),
+    path(
+        "notifications/",
+        notifications_api.NotificationListApi.as_view(),
+        name="api-notifications",
+    ),
+    path(
+        "notifications/read/",
+        notifications_api.MarkReadApi.as_view(),
+        name="api-notifications-read",
+    ),
+    path(
+        "notifications/preferences/",
+        notifications_api.PreferencesApi.as_view(),
+        name="api-notifications-preferences",
+    ),
     path("matches/", matches_api.MatchListApi.as_view(), name="api-matches"),
     path("matches/<id:pk>/", matches_api.MatchDetailApi.as_view(), name="api-match"),
     path("matches/<id:pk>/replay/", matches_api.MatchReplayApi.as_view(), name="api-match-replay"),
@@ -52,6 +69,32 @@ urlpatterns = [
         competitions_api.TournamentStartApi.as_view(),
         name="api-tournament-start",
     ),
+    path(
+        "tournaments/<id:pk>/standings/",
+        results_api.TournamentStandingsApi.as_view(),
+        name="api-tournament-standings",
+    ),
+    path(
+        "tournaments/<id:pk>/crosstable/",
+        results_api.TournamentCrosstableApi.as_view(),
+        name="api-tournament-crosstable",
+    ),
+    path(
+        "tournaments/<id:pk>/entries/",
+        entries_api.TournamentEntriesApi.as_view(),
+        name="api-tournament-entries",
+    ),
+    path(
+        "tournaments/<id:pk>/members/",
+        entries_api.TournamentMembersApi.as_view(),
+        name="api-tournament-members",
+    ),
+    path(
+        "tournaments/<id:pk>/invite/",
+        entries_api.TournamentInviteApi.as_view(),
+        name="api-tournament-invite",
+    ),
+    path("tournaments/join/", entries_api.TournamentJoinApi.as_view(), name="api-tournament-join"),
     path("leagues/", league_api.LeagueListApi.as_view(), name="api-leagues"),
     path("leagues/<id:pk>/", league_api.LeagueDetailApi.as_view(), name="api-league"),
     path(

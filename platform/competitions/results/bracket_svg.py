@@ -163,7 +163,7 @@ def _champion(
         f"<path{attrs({'d': f'M{num(x - GAP_X)} {num(y)}H{num(x)}', 'stroke': ACCENT})}/>",
         f"<g{attrs({'class': 'bracket-winner', 'data-entrant': bracket.champion})}>",
         rect(x, y - 20, BOX_WIDTH, 40, rx=6, fill=THROUGH_FILL, stroke=ACCENT, stroke_width=2),
-        text(x + 8, y + 5, "🏆 " + _cut(name), 13, fill=INK, font_weight="700"),
+        text(x + 8, y + 5, "★ " + _cut(name), 13, fill=INK, font_weight="700"),
         "</g>",
     ]
     if bracket.final_match is not None:
