@@ -38,6 +38,7 @@ class NotificationListApi(generics.ListAPIView):
 
     serializer_class = NotificationSerializer
     permission_classes = [permissions.IsAuthenticated]
+    queryset = Notification.objects.none()  # the schema's model; get_queryset is per user
 
     @extend_schema(
         parameters=[OpenApiParameter("unread", bool, description="only unread (true) or read")]
