@@ -88,6 +88,10 @@ MATRIX = [
     Row("challenge", "get", "/bots/{bot}/challenge/", only({}, 405, LOGIN)),  # POST only
     Row("replay_download", "get", "/matches/{match}/replay.json", dict.fromkeys(ROLES, 404)),
     Row("logs", "get", "/matches/{match}/logs.json", ALL),  # each role: only its own seats
+    # ---- notifications: each signed-in user's own (no id in these paths names anyone else's)
+    Row("list", "get", "/notifications/", only({}, 200, LOGIN)),
+    Row("mark_all_read", "post", "/notifications/read/", only({}, 302, LOGIN)),
+    Row("preferences", "post", "/notifications/preferences/", only({}, 302, LOGIN)),
     Row("protocol", "get", "/docs/protocol/", ALL),
     Row("api_guide", "get", "/docs/api/", ALL),
     # ---- API (token authentication; 401 when none is given and one is needed)
@@ -175,6 +179,22 @@ MATRIX = [
     # The owner's bot has one version: nothing to compare, said in a 400.
     Row("api-bot-compare", "get", "/api/bots/{bot}/compare/", only({OWN: 400}, 403, 401), api=True),
     Row("api-challenges", "get", "/api/challenges/", only({}, 200, 401), api=True),
+    Row("api-notifications", "get", "/api/notifications/", only({}, 200, 401), api=True),
+    Row(
+        "api-notifications-read",
+        "post",
+        "/api/notifications/read/",
+        only({}, 200, 401),
+        api=True,
+        body={"all": True},
+    ),
+    Row(
+        "api-notifications-preferences",
+        "get",
+        "/api/notifications/preferences/",
+        only({}, 200, 401),
+        api=True,
+    ),
     Row(
         "api-tournament-start",
         "post",
