@@ -13,8 +13,12 @@ from competitions.models import Tournament, TournamentStatus
 STARTING_SECONDS = 15 * 60
 
 
+def starting_key(tournament_id: int) -> str:
+    return f"tournament-starting:{tournament_id}"
+
+
 def _key(t: Tournament) -> str:
-    return f"tournament-starting:{t.pk}"
+    return starting_key(t.pk)
 
 
 def mark_starting(t: Tournament) -> None:
