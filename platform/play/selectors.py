@@ -2,27 +2,63 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from bots.models import BotVersion
-from bots.selectors import bots_for_game, latest_versions
+from bots.models import Bot, BotVersion
+from bots.selectors import bots_for_game, latest_version_map, latest_versions
 from catalog.models import Game
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from matches.models import Match
+from ratings.models import Rating
 
 from play.models import PlaySeat
 
+#: Bots the chooser lists in each seat (the best rated, or those a search finds), besides the
+#: built-ins, the user's own bots and the bot whose page the user came from.
+CHOOSER_SIZE = 30
 
-def opponents(game: Game) -> list[BotVersion]:
-    """Bots a person may sit down with: every bot of the game with a version (built-ins and
-    uploads, newest version), never the stand-in for people. Each version carries its bot as
-    read with its owner (the chooser names both): two queries, whatever the number of bots."""
-    bots = {b.pk: b for b in bots_for_game(game)}
-    versions = latest_versions(list(bots.values()))
+
+def opponents(
+    game: Game,
+    *,
+    user: Any = None,
+    bot: Bot | None = None,
+    search: str = "",
+    limit: int = CHOOSER_SIZE,
+) -> list[BotVersion]:
+    """The bots a person may sit down with, as the chooser offers them (newest version, never
+    the stand-in for people): the bot they came from, the built-ins, their own bots, then the
+    ``limit`` best rated of the game, or those whose name or owner holds ``search``. Bounded
+    whatever the game holds, in three queries; each version carries its bot and owner."""
+    pool = bots_for_game(game)
+    rating = Rating.objects.filter(bot=OuterRef("pk"), game=game).values("ordinal")[:1]
+    ranked = pool.annotate(skill=Subquery(rating)).order_by(
+        F("skill").desc(nulls_last=True), "name", "pk"
+    )
+    if search:
+        ranked = ranked.filter(Q(name__icontains=search) | Q(owner__username__icontains=search))
+    near = Q(is_builtin=True) | Q(pk=bot.pk if bot else None)
+    if getattr(user, "is_authenticated", False):
+        near |= Q(owner=user)
+    first = list(pool.filter(near).order_by("-is_builtin", "name", "pk")[:limit])
+    shown = {b.pk: b for b in [*first, *ranked[:limit]]}
+    versions = latest_versions(list(shown.values()))
     for v in versions:
-        v.bot = bots[v.bot_id]
+        v.bot = shown[v.bot_id]
     return versions
+
+
+def seat_versions(game: Game, ids: Iterable[str]) -> dict[str, BotVersion]:
+    """The versions posted for the seats, by id as posted, among those a person may sit down
+    with (the newest version of a listed bot of ``game``): one query for all the seats."""
+    wanted = {int(i) for i in ids if i.isascii() and i.isdigit() and len(i) < 19}
+    if not wanted:
+        return {}
+    bots = bots_for_game(game).filter(versions__pk__in=wanted)
+    found = latest_version_map(bots)
+    return {str(v.pk): v for v in found.values() if v.pk in wanted}
 
 
 def my_seats(user: User, limit: int = 50) -> QuerySet[PlaySeat]:

@@ -25,6 +25,8 @@ from play import selectors, services
 from play.services import PlayError
 
 YOU = "you"
+#: Characters of the chooser's search (a bot's name or its owner's).
+SEARCH_MAX = 50
 
 
 def _me(request: HttpRequest) -> User:
@@ -49,11 +51,13 @@ def new(request: HttpRequest) -> HttpResponse:
     game, bot = _game_from(request)
     if game is None:
         return render(request, "play/choose_game.html", {"games": active_games()}, status=200)
-    versions = selectors.opponents(game)
-    by_id = {str(v.pk): v for v in versions}
+    search = (request.GET.get("q") or "").strip()[:SEARCH_MAX]
+    versions = selectors.opponents(game, user=request.user, bot=bot, search=search)
     seats = range(game.max_players)
     error = ""
     if request.method == "POST":
+        posted = [request.POST.get(f"seat_{i}", "") for i in seats]
+        by_id = selectors.seat_versions(game, posted)
         picked: list[Any] = []
         status = 400
         for i in seats:
@@ -77,7 +81,7 @@ def new(request: HttpRequest) -> HttpResponse:
                 first = min(i for i, s in enumerate(picked) if s is None)
                 return redirect("play:seat", match.pk, first)
         return _new_page(request, game, bot, versions, error, status)
-    return _new_page(request, game, bot, versions, "", 200)
+    return _new_page(request, game, bot, versions, "", 200, search)
 
 
 def _engine_options(game: Game) -> list[Any]:
@@ -109,7 +113,13 @@ def _options_from(request: HttpRequest, game: Game) -> dict[str, Any]:
 
 
 def _new_page(
-    request: HttpRequest, game: Game, bot: Bot | None, versions: list[Any], error: str, status: int
+    request: HttpRequest,
+    game: Game,
+    bot: Bot | None,
+    versions: list[Any],
+    error: str,
+    status: int,
+    search: str = "",
 ) -> HttpResponse:
     # Defaults: you in seat 0; the bot whose page you came from, then built-ins, in the others,
     # as few seats as the game allows (two at least, unless it is a solo game).
@@ -134,6 +144,8 @@ def _new_page(
             "rows": rows,
             "error": error,
             "options": _engine_options(game),
+            "search": search,
+            "chooser_size": selectors.CHOOSER_SIZE,
         },
         status=status if error else 200,
     )
