@@ -6,7 +6,9 @@ Run ``bench/fill_scale.py`` first (same ``DATABASE_URL`` and ``ARENA_DATA_DIR``)
 collects the static files, starts gunicorn on 127.0.0.1 with ``DEBUG=false`` (with
 ``deploy/gunicorn.conf.py`` when the code has one), sends bounded request loops to it from
 threads (each with its own keep-alive connection, ``Accept-Encoding: gzip`` like a browser),
-and counts each endpoint's queries in-process with Django's test client on the same database.
+and counts each endpoint's queries and server CPU (median of 20 warm requests, as an anonymous
+visitor: kept pages answer them, ``foundation.page_cache``) in-process with Django's test
+client on the same database; ``PAGE_CACHE_SECONDS=0`` measures the pages drawn every time.
 "Play a round now" on the league runs once, in-process, by its organiser (with
 ``CELERY_BROKER_URL`` set, matches are only queued: no worker runs them).
 
@@ -22,6 +24,7 @@ import http.client
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import threading
@@ -40,6 +43,7 @@ class Result:
     name: str
     url: str
     queries: int | None = None
+    cpu_ms: float | None = None  # in-process, warm, median of CPU_RUNS (this process's CPU)
     wire_bytes: int = 0
     status: int = 0
     runs: dict[int, list[float]] = field(default_factory=dict)  # clients -> latencies (ms)
@@ -137,17 +141,30 @@ def _decisions(match_id: int) -> int:
     return int(r.json().get("total", 0)) if r.status_code == 200 else 0
 
 
+#: Warm requests per endpoint whose CPU is measured in-process (the median is reported).
+CPU_RUNS = 20
+
+
 def count_queries(results: list[Result]) -> None:
+    """Each endpoint's queries and server CPU per request (median of ``CPU_RUNS``), asked
+    in-process by an anonymous client after one request that warms the caches as the
+    server's would be (kept pages included: ``foundation.page_cache``)."""
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
     client = Client()
     for r in results:
-        client.get(r.url)  # warm caches as the server's would be
+        client.get(r.url)
         with CaptureQueriesContext(connection) as ctx:
             resp = client.get(r.url)
         r.queries, r.status = len(ctx.captured_queries), resp.status_code
+        cpu = []
+        for _ in range(CPU_RUNS):
+            start = time.process_time()
+            client.get(r.url)
+            cpu.append((time.process_time() - start) * 1000)
+        r.cpu_ms = statistics.median(cpu)
 
 
 def cold_steps(results: list[Result]) -> str:
@@ -287,13 +304,13 @@ def _ms(x: float | None) -> str:
 
 
 def print_table(results: list[Result], clients: list[int], markdown: bool, extra: str) -> None:
-    head = ["endpoint", "status", "queries", "KB"]
+    head = ["endpoint", "status", "queries", "CPU ms", "KB"]
     for c in clients:
         head += [f"p50 ms ({c})", f"p95 ms ({c})"]
     head += [f"req/s ({clients[-1]})", f"p95 < {GOAL_MS:.0f} ms"]
     rows = []
     for r in results:
-        row = [r.name, str(r.status), str(r.queries), f"{r.wire_bytes / 1024:.1f}"]
+        row = [r.name, str(r.status), str(r.queries), _ms(r.cpu_ms), f"{r.wire_bytes / 1024:.1f}"]
         for c in clients:
             row += [_ms(r.pct(c, 0.5)), _ms(r.pct(c, 0.95))]
         rps = r.rps(clients[-1])
