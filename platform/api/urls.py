@@ -4,7 +4,7 @@ from accounts import api as accounts_api
 from bots import api as bots_api
 from catalog import api as catalog_api
 from competitions import api as competitions_api
-from competitions import league_api
+from competitions import entries_api, league_api
 from competitions.results import api as results_api
 from django.urls import path
 from ladder import api as ladder_api
@@ -79,6 +79,22 @@ urlpatterns = [
         results_api.TournamentCrosstableApi.as_view(),
         name="api-tournament-crosstable",
     ),
+    path(
+        "tournaments/<id:pk>/entries/",
+        entries_api.TournamentEntriesApi.as_view(),
+        name="api-tournament-entries",
+    ),
+    path(
+        "tournaments/<id:pk>/members/",
+        entries_api.TournamentMembersApi.as_view(),
+        name="api-tournament-members",
+    ),
+    path(
+        "tournaments/<id:pk>/invite/",
+        entries_api.TournamentInviteApi.as_view(),
+        name="api-tournament-invite",
+    ),
+    path("tournaments/join/", entries_api.TournamentJoinApi.as_view(), name="api-tournament-join"),
     path("leagues/", league_api.LeagueListApi.as_view(), name="api-leagues"),
     path("leagues/<id:pk>/", league_api.LeagueDetailApi.as_view(), name="api-league"),
     path(

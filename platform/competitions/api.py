@@ -18,9 +18,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from competitions.models import Tournament, TournamentFormat
+from competitions.models import EntryPolicy, Tournament, TournamentFormat, Visibility
 from competitions.permissions import may_organise, may_start
 from competitions.selectors import tournament_standings, visible_tournaments
+from competitions.services.tournament_settings import (
+    MAX_ENTRIES,
+    MAX_ENTRIES_PER_USER,
+    MAX_MOVE_MS,
+    MAX_ROUND_SPACING_HOURS,
+    MAX_START_MS,
+)
 from competitions.services.tournaments import (
     MAX_TOURNAMENT_MATCHES,
     create_tournament,
@@ -64,7 +71,29 @@ class TournamentSerializer(serializers.ModelSerializer):
             "created_at",
             "started_at",
             "finished_at",
+            # Issue 22: after the fields clients already knew, which keep their places.
+            "visibility",
+            "entry_policy",
+            "entries_open_at",
+            "entries_close_at",
+            "max_entries",
+            "entries_per_user",
+            "start_at",
+            "round_spacing_hours",
+            "time_control",
+            "rated_on_ladder",
+            "next_round_at",
+            "start_problem",
         ]
+
+
+class TimeControlSerializer(serializers.Serializer):
+    """A match's time control (``arena.contract.TimeControl``); a key left out keeps the
+    site's default, and the site's limits are checked by the service."""
+
+    start_ms = StrictIntegerField(min_value=0, max_value=MAX_START_MS, required=False)
+    move_ms = StrictIntegerField(min_value=0, max_value=MAX_MOVE_MS, required=False)
+    bank_ms = StrictIntegerField(min_value=0, max_value=MAX_INT, required=False)
 
 
 class TournamentCreateSerializer(serializers.Serializer):
@@ -76,7 +105,9 @@ class TournamentCreateSerializer(serializers.Serializer):
     entrants = serializers.PrimaryKeyRelatedField(
         many=True,
         queryset=BotVersion.objects.exclude(status=VersionStatus.PERSON).select_related("bot"),
-        help_text="bot version ids",
+        required=False,
+        default=list,
+        help_text="bot version ids (optional when users enter their own bots)",
     )
     format = serializers.ChoiceField(
         choices=TournamentFormat.choices, default=TournamentFormat.ROUND_ROBIN
@@ -90,6 +121,26 @@ class TournamentCreateSerializer(serializers.Serializer):
     )
     seed = StrictIntegerField(min_value=0, max_value=MAX_INT, default=0)
     options = serializers.DictField(required=False, default=dict)
+    visibility = serializers.ChoiceField(choices=Visibility.choices, default=Visibility.PUBLIC)
+    entry_policy = serializers.ChoiceField(
+        choices=EntryPolicy.choices, default=EntryPolicy.ORGANISER
+    )
+    entries_open_at = serializers.DateTimeField(required=False, allow_null=True)
+    entries_close_at = serializers.DateTimeField(required=False, allow_null=True)
+    max_entries = StrictIntegerField(
+        min_value=1, max_value=MAX_ENTRIES, required=False, allow_null=True
+    )
+    entries_per_user = StrictIntegerField(min_value=1, max_value=MAX_ENTRIES_PER_USER, default=1)
+    start_at = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="null: entries_close_at, else Start by hand"
+    )
+    round_spacing_hours = StrictIntegerField(
+        min_value=0, max_value=MAX_ROUND_SPACING_HOURS, default=0
+    )
+    time_control = TimeControlSerializer(required=False, allow_null=True)
+    rated_on_ladder = serializers.BooleanField(
+        required=False, allow_null=True, default=None, help_text="null: true if public"
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         try:

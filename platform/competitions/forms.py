@@ -9,13 +9,15 @@ from typing import Any
 from bots.models import BotVersion, VersionStatus
 from catalog.models import Game
 from django import forms
+from foundation.fields import LocalDateTimeField
 from matches.services import clamp_seed
 
 from arena.formats import FormatError, FormatOptions, check_format, total_matches
 from arena.schedule import MAX_MATCHES as SCHEDULE_MAX_MATCHES
-from competitions.models import TournamentFormat
+from competitions.models import EntryPolicy, TournamentFormat
 from competitions.services.leagues import LEAGUE_MAX_EVERY_HOURS
 from competitions.services.tournaments import MAX_TOURNAMENT_MATCHES
+from competitions.settings_form import TournamentSettingsForm
 from games.base import GameError, Option
 from games.registry import get_game
 
@@ -89,12 +91,14 @@ def _coerce_choice(option: Option, raw: str) -> Any:
     raise forms.ValidationError(f"Not a choice for {option.name}: {raw!r}.")
 
 
-class TournamentForm(forms.Form):
-    """A draft tournament of one game; entrants are that game's bot versions."""
+class TournamentForm(TournamentSettingsForm):
+    """A draft tournament of one game; entrants are that game's bot versions (none needed
+    when users enter their own)."""
 
     name = forms.CharField(max_length=100)
     entrants = forms.ModelMultipleChoiceField(
         queryset=BotVersion.objects.none(),
+        required=False,
         widget=forms.CheckboxSelectMultiple,
         error_messages={"invalid_choice": "Version %(value)s is not a bot of this game."},
     )
@@ -197,12 +201,13 @@ class TournamentForm(forms.Form):
         if entrants is None or players is None or per_pairing is None:
             return data
         if len(entrants) < players:
-            self.add_error(
-                "entrants",
-                f"Choose at least {players} entrants for {players}-player matches "
-                f"(you chose {len(entrants)}).",
-            )
-            return data
+            if (data.get("entry_policy") or EntryPolicy.ORGANISER) == EntryPolicy.ORGANISER:
+                self.add_error(
+                    "entrants",
+                    f"Choose at least {players} entrants for {players}-player matches "
+                    f"(you chose {len(entrants)}), or let users enter.",
+                )
+            return data  # users enter: the field is checked again at the start
         fmt = data.get("format") or TournamentFormat.ROUND_ROBIN
         opts = FormatOptions(
             players=players,
@@ -242,6 +247,7 @@ class TournamentForm(forms.Form):
             "seed": random_seed() if data.get("seed") is None else data["seed"],
             "options": data["options"],
             "max_matches": data.get("max_matches"),
+            **self.settings_kwargs(),
         }
 
 
@@ -309,6 +315,12 @@ class LeagueForm(forms.Form):
         initial=24,
         help_text=LEAGUE_SCHEDULE_HELP,
     )
+    starts_at = LocalDateTimeField(
+        label="First round",
+        required=False,
+        help_text="In your time zone. The rounds fall at this time and every N hours after "
+        "it (blank: now, the first round at once).",
+    )
     rounds_per_season = forms.IntegerField(
         label="Rounds per season",
         required=False,
@@ -367,4 +379,5 @@ class LeagueForm(forms.Form):
             "players_per_match": data["players_per_match"],
             "seed": random_seed() if data.get("seed") is None else data["seed"],
             "is_active": data["is_active"],
+            "starts_at": data.get("starts_at"),
         }

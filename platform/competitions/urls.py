@@ -1,6 +1,6 @@
 from django.urls import path
 
-from competitions import results_views, views
+from competitions import results_views, views, views_entries, views_members
 
 app_name = "competitions"
 urlpatterns = [
@@ -9,6 +9,12 @@ urlpatterns = [
     path("<id:pk>/", views.tournament_detail, name="tournament_detail"),
     path("<id:pk>/start/", views.tournament_start, name="tournament_start"),
     path("<id:pk>/status.json", views.tournament_status, name="tournament_status"),
+    # Entries and members (competitions/views_entries.py, views_members.py): POST forms.
+    path("<id:pk>/entry/", views_entries.tournament_entry, name="tournament_entry"),
+    path("<id:pk>/entrants/", views_entries.tournament_entrants, name="tournament_entrants"),
+    path("<id:pk>/members/", views_members.tournament_members, name="tournament_members"),
+    path("<id:pk>/invite/", views_members.tournament_invite, name="tournament_invite"),
+    path("join/<str:code>/", views_members.tournament_join, name="tournament_join"),
     # Results to publish: exports and the embeddable standings (competitions/results_views.py).
     path(
         "<id:pk>/standings.csv",

@@ -34,12 +34,15 @@ from competitions.selectors import (
     tournaments_with_counts,
     visible_tournaments,
 )
+from competitions.services.entries import entries_stamp_key
 from competitions.services.leagues import create_league, enqueue_league_round
 from competitions.services.tournaments import (
     MAX_TOURNAMENT_MATCHES,
     create_tournament,
     enqueue_start,
 )
+from competitions.views_entries import entry_context
+from competitions.views_members import members_context
 from games.base import GameError
 
 #: Latest matches listed on a tournament's page (a table of 2,000 would cost 100s of ms).
@@ -108,9 +111,18 @@ def _tournament_page(
             "entrant_count": entrant_count,
             "eager": settings.CELERY_TASK_ALWAYS_EAGER,
             "start_error": start_error,
+            **_entries_and_members(request, t),
         },
         status=status,
     )
+
+
+def _entries_and_members(request: HttpRequest, t: Tournament) -> dict[str, object]:
+    """The entry form, the managers' entrants and members parts (views_entries, views_members)."""
+    context = entry_context(request, t)
+    if context["can_manage"]:
+        context.update(members_context(request, t))
+    return context
 
 
 def standings_stamp(t: Tournament, counts: dict[str, int], entrants: int) -> str:
@@ -118,6 +130,8 @@ def standings_stamp(t: Tournament, counts: dict[str, int], entrants: int) -> str
     changes status (its entries are updated in the same transaction), so the drawn table is
     cached under this stamp (drawing 64 rows costs more than all the page's queries)."""
     by_status = ",".join(f"{k}{v}" for k, v in sorted(counts.items()))
+    if t.status == TournamentStatus.DRAFT:  # a swap keeps the count: entries bump a number
+        by_status += f".e{stamps.current(entries_stamp_key(t.pk))}"
     return f"{t.status}.{entrants}.{t.current_round}.{t.scheduled_matches}.{by_status}"
 
 

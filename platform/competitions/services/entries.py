@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 from audiences.selectors import role_of
@@ -20,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from foundation import stamps
 
 from competitions.models import EntryPolicy, Tournament, TournamentStatus, Visibility
 from competitions.permissions import may_manage
@@ -130,6 +132,13 @@ def _locked(t: Tournament) -> Iterator[Tournament]:
         if locked.status != TournamentStatus.DRAFT:
             raise ValidationError(f"{locked.name} has started: its entries are final.")
         yield locked
+        # A swap keeps the count: the page's cached list of entrants follows this number.
+        transaction.on_commit(partial(stamps.bump, entries_stamp_key(t.pk)))
+
+
+def entries_stamp_key(tournament_id: int) -> str:
+    """The ``foundation.stamps`` number of a draft's entrants, bumped after each change."""
+    return f"tournament-entries:{tournament_id}"
 
 
 def _check_manager(user: Any, t: Tournament) -> None:

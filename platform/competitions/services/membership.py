@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+from functools import partial
 from typing import Any
 
 from audiences.models import Audience, AudienceMember, AudienceRole
@@ -17,8 +18,10 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import transaction
 from django.http import Http404
+from foundation import stamps
 
 from competitions.models import Tournament, TournamentStatus
+from competitions.services.entries import entries_stamp_key
 
 #: Members listed on a page or an API answer at most (a class or a club, not a city).
 MAX_MEMBERS = 500
@@ -105,6 +108,7 @@ def remove_member(t: Tournament, user: Any) -> bool:
         gone, _ = AudienceMember.objects.filter(audience_id=t.audience_id, user=user).delete()
         if gone and t.status == TournamentStatus.DRAFT:
             t.entrants.remove(*t.entrants.filter(bot__owner=user))
+            transaction.on_commit(partial(stamps.bump, entries_stamp_key(t.pk)))
     return bool(gone)
 
 
