@@ -4,20 +4,27 @@ whatever the field's size; the emails leave after the caller's transaction commi
 
 from __future__ import annotations
 
+from audiences.models import AudienceMember
 from bots.services import SYSTEM_USERNAME
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from notifications.models import NotificationKind
 from notifications.services import notify
 
-from competitions.models import Tournament, TournamentEntry
+from competitions.models import Tournament, TournamentEntry, Visibility
 
 
 def entrants_owners(t: Tournament) -> QuerySet[TournamentEntry, int]:
-    """The ids of the people whose bots are entered (a subquery-able list, evaluated once)."""
+    """The ids of the people whose bots are entered (a subquery-able list, evaluated once).
+    A private tournament's: only those who may see it (an organiser may enter anyone's bot,
+    and whoever is not a member must learn nothing of it: docs/permissions.md)."""
+    entries = TournamentEntry.objects.filter(tournament=t, version__bot__is_builtin=False)
+    if t.visibility == Visibility.PRIVATE:
+        members = AudienceMember.objects.filter(audience_id=t.audience_id).values("user_id")
+        owner = "version__bot__owner_id"
+        entries = entries.filter(Q(**{f"{owner}__in": members}) | Q(**{owner: t.organiser_id}))
     return (
-        TournamentEntry.objects.filter(tournament=t, version__bot__is_builtin=False)
-        .exclude(version__bot__owner__username=SYSTEM_USERNAME)
+        entries.exclude(version__bot__owner__username=SYSTEM_USERNAME)
         .order_by()
         .values_list("version__bot__owner_id", flat=True)
         .distinct()

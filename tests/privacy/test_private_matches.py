@@ -87,3 +87,18 @@ def test_cache_headers_keep_private_matches_out_of_shared_caches(world: World) -
         assert client.get(f"/matches/{public}/{url}")["Cache-Control"].startswith("public")
     replay = client.get(f"/api/matches/{private}/replay/")
     assert replay["Cache-Control"].startswith("private")
+
+
+def test_a_private_tournament_rated_on_the_ladder_rates_its_matches(world: World) -> None:
+    from competitions.services.tournaments import create_tournament, start_tournament
+
+    t = create_tournament(
+        organiser=world.organiser,
+        game=world.private.game,
+        name="Rated private",
+        entrants=list(world.private.entrants.all()),
+        visibility="private",
+        rated_on_ladder=True,
+    )
+    matches = start_tournament(t, dispatch=False)
+    assert matches and {(m.audience_id, m.rated) for m in matches} == {(t.audience_id, True)}

@@ -25,8 +25,10 @@ from tests.scale.test_every_url_queries import _other_rows
 
 #: The private tournament's name: no answer to a non-member may hold it.
 SECRET_NAME = "Quokka Secret Cup"
-#: Where the ids of the private tournament and its matches start.
+#: Where the ids of the private matches and of the private tournament start (apart, so that
+#: a URL naming one never excuses the other).
 PRIVATE_IDS_FROM = 987_650
+PRIVATE_TOURNAMENT_FROM = 765_430
 
 
 @dataclass
@@ -87,8 +89,9 @@ def build_world(history: History) -> World:
     _finish_round(history, run_league_round(league, dispatch=False))
     public_match = public.matches.filter(seats__bot_version=theirs).order_by("pk")[0]
     play_match = _other_rows(history, staff, public_match)
-    for model in (Tournament, Match, CompetitionMatch):
+    for model in (Match, CompetitionMatch):
         _bump_ids(model, PRIVATE_IDS_FROM)
+    _bump_ids(Tournament, PRIVATE_TOURNAMENT_FROM)
     private = create_tournament(
         organiser=organiser, game=history.game, name=SECRET_NAME, entrants=field_,
         visibility="private",

@@ -129,7 +129,7 @@ def _value(route: Route, param: str, site: Site) -> Any:
         return _object_for(route.callback.model_admin.model, site)
     if param == "slug":
         return site.bot.game.slug
-    fixed = {"app_label": "bots", "url": "no-such-page/", "n": 3, "seat": 0}
+    fixed = {"app_label": "bots", "url": "no-such-page/", "n": 3, "seat": 0, "section": "bots"}
     if param in fixed:
         return fixed[param]
     if param == "match_id":
