@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Container
+from functools import cache
 
 from games.manhattan_traffiq.components import STREET_COLOURS, distinct_rotations, rotate
 
@@ -99,6 +100,14 @@ def roads_through(tiles: dict[Cell, str], node: Node) -> dict[str, list[Node]]:
     return roads
 
 
+def has_empty_neighbour(
+    tiles: dict[Cell, str], occupied: Container[Node], spots: set[Node], start: Node
+) -> bool:
+    """Can a vehicle on ``start`` move at all (``taxi_targets`` and ``truck_targets`` are
+    non-empty exactly when an empty spot lies one street segment away)?"""
+    return any(nb in spots and nb not in occupied for nb in street_neighbours(tiles, start))
+
+
 def taxi_targets(
     tiles: dict[Cell, str], occupied: Container[Node], spots: set[Node], start: Node
 ) -> list[Node]:
@@ -123,26 +132,62 @@ def truck_targets(
     )
 
 
-class Board:
-    """The placed tiles plus two caches kept up to date on each placement: the frontier
-    (empty cells touching the map) and the spots."""
+OPEN = "."  # a frontier cell's side with no tile beyond it: any colour fits there
 
-    __slots__ = ("_sorted_frontier", "frontier", "placed", "spots", "tiles")
+
+@cache
+def fitting_rotations(pattern: str, need: str) -> tuple[int, ...]:
+    """The distinct rotations of ``pattern`` whose edges match ``need`` (N,E,S,W colours a
+    cell's placed neighbours ask for, ``OPEN`` where there is none). Memoised: there are few
+    patterns and at most 5**4 needs."""
+    return tuple(
+        rot
+        for rot, edges in distinct_rotations(pattern)
+        if all(c in (OPEN, e) for c, e in zip(need, edges, strict=True))
+    )
+
+
+class Board:
+    """The placed tiles plus caches kept up to date on each placement: the frontier (empty
+    cells touching the map) with the edge colours each frontier cell needs, the spots, and
+    what the state's observation shows of them. ``tiles`` may be changed for a look-ahead
+    (the bots do) as long as it is restored before ``place``, ``placements`` or
+    ``can_place`` is called."""
+
+    __slots__ = (
+        "_placeable",
+        "_sorted_frontier",
+        "_sorted_spots",
+        "frontier",
+        "need",
+        "placed",
+        "shown",
+        "spots",
+        "tiles",
+    )
 
     def __init__(self) -> None:
         self.tiles: dict[Cell, str] = {}  # cell -> rotated edges N,E,S,W
         self.placed: list[tuple[int, int, str, int]] = []  # (x, y, pattern, rot) in order
+        self.shown: list[tuple[int, int, str, int, str]] = []  # placed, with the edges
         self.frontier: set[Cell] = set()
+        self.need: dict[Cell, str] = {}  # frontier cell -> colours its neighbours ask for
         self.spots: set[Node] = set()
         self._sorted_frontier: list[Cell] | None = None
+        self._sorted_spots: list[Node] | None = None
+        self._placeable: dict[str, bool] = {}  # pattern -> can_place, for this map
 
     def copy(self) -> Board:
         b = Board.__new__(Board)
         b.tiles = dict(self.tiles)
         b.placed = list(self.placed)
+        b.shown = list(self.shown)
         b.frontier = set(self.frontier)
+        b.need = dict(self.need)
         b.spots = set(self.spots)
         b._sorted_frontier = self._sorted_frontier
+        b._sorted_spots = self._sorted_spots
+        b._placeable = dict(self._placeable)
         return b
 
     def fits(self, cell: Cell, edges: str) -> bool:
@@ -161,41 +206,51 @@ class Board:
             self._sorted_frontier = sorted(self.frontier)
         return self._sorted_frontier
 
+    def sorted_spots(self) -> list[Node]:
+        if self._sorted_spots is None:
+            self._sorted_spots = sorted(self.spots)
+        return self._sorted_spots
+
     def placements(self, pattern: str) -> list[tuple[int, int, int]]:
-        """Every (x, y, rot) where ``pattern`` may go; equal-looking rotations given once."""
-        rots = distinct_rotations(pattern)
-        tiles = self.tiles
-        out = []
-        for cell in self.sorted_frontier():
-            x, y = cell
-            need: list[str | None] = [None, None, None, None]
-            for d in range(4):
-                dx, dy = STEP[d]
-                nb = tiles.get((x + dx, y + dy))
-                if nb is not None:
-                    need[d] = nb[(d + 2) % 4]
-            for rot, edges in rots:
-                if all(c is None or c == e for c, e in zip(need, edges, strict=True)):
-                    out.append((x, y, rot))
-        return out
+        """Every (x, y, rot) where ``pattern`` may go, by cell then rotation; equal-looking
+        rotations given once."""
+        need = self.need
+        return [
+            (cell[0], cell[1], rot)
+            for cell in self.sorted_frontier()
+            for rot in fitting_rotations(pattern, need[cell])
+        ]
 
     def can_place(self, pattern: str) -> bool:
-        rots = distinct_rotations(pattern)
-        return any(self.fits(cell, edges) for cell in self.frontier for _, edges in rots)
+        known = self._placeable.get(pattern)
+        if known is None:
+            known = any(fitting_rotations(pattern, n) for n in set(self.need.values()))
+            self._placeable[pattern] = known
+        return known
 
     def place(self, x: int, y: int, pattern: str, rot: int) -> list[Node]:
         """Put a tile down (the caller checked it fits); returns the new spots, sorted."""
         cell = (x, y)
-        self.tiles[cell] = rotate(pattern, rot)
+        tiles, need = self.tiles, self.need
+        edges = tiles[cell] = rotate(pattern, rot)
         self.placed.append((x, y, pattern, rot))
+        self.shown.append((x, y, pattern, rot, edges))
         self.frontier.discard(cell)
-        for dx, dy in STEP:
+        need.pop(cell, None)
+        for d, (dx, dy) in enumerate(STEP):
             nb = (x + dx, y + dy)
-            if nb not in self.tiles:
+            if nb not in tiles:
                 self.frontier.add(nb)
+                # The neighbour's side facing back here (d + 2) must now match edges[d].
+                back = (d + 2) % 4
+                old = need.get(nb, OPEN * 4)
+                need[nb] = old[:back] + edges[d] + old[back + 1 :]
         self._sorted_frontier = None
-        new = [n for n in cell_nodes(cell) if is_spot(self.tiles, n)]
-        self.spots.update(new)
+        self._placeable = {}
+        new = [n for n in cell_nodes(cell) if is_spot(tiles, n)]
+        if new:
+            self.spots.update(new)
+            self._sorted_spots = None
         return sorted(new)
 
     def completes(self, x: int, y: int, edges: str) -> list[Node]:

@@ -84,6 +84,13 @@ class TraffiqPosition(GameState):
     def points(self, seat: int) -> int:
         return sum(POINTS[k] for s, k in self.vehicles.values() if s == seat)
 
+    def all_points(self) -> list[int]:
+        """``points`` of every seat, in one pass over the vehicles."""
+        pts = [0] * self._players
+        for s, k in self.vehicles.values():
+            pts[s] += POINTS[k]
+        return pts
+
     def on_map(self, seat: int) -> int:
         return sum(1 for s, _ in self.vehicles.values() if s == seat)
 

@@ -18,13 +18,17 @@ from typing import Any, ClassVar
 
 from games.base import JSON, GameError, IllegalAction
 from games.manhattan_traffiq import compete as cmp
-from games.manhattan_traffiq.board import roads_through, taxi_targets, truck_targets
+from games.manhattan_traffiq.board import (
+    has_empty_neighbour,
+    roads_through,
+    taxi_targets,
+    truck_targets,
+)
 from games.manhattan_traffiq.components import (
     ACTIONS_PER_TURN,
     KINDS,
     MAX_DRAWS,
     MAX_PLACEMENTS,
-    rotate,
 )
 from games.manhattan_traffiq.position import PHASES, Event, xy
 from games.manhattan_traffiq.turns import TurnMoves
@@ -107,7 +111,7 @@ class TraffiqState(TurnMoves):
                 out += [
                     {"type": "taxi", "from": [n[0], n[1]]}
                     for n, k in mine
-                    if k == "taxi" and taxi_targets(tiles, self.vehicles, spots, n)
+                    if k == "taxi" and has_empty_neighbour(tiles, self.vehicles, spots, n)
                 ]
             if riding and not used["truck"]:
                 out += [
@@ -125,7 +129,7 @@ class TraffiqState(TurnMoves):
     def apply(self, action: JSON) -> list[Event]:
         if self.phase == "over":
             raise IllegalAction("manhattan-traffiq: the game is over; no action is legal")
-        legal = self.legal_actions()
+        legal = self._legal if self._legal is not None else self.legal_actions()
         try:
             index = legal.index(action)
         except ValueError:
@@ -188,11 +192,12 @@ class TraffiqState(TurnMoves):
             "phase": self.phase,
             "pending": pending,
             "used": dict(self.used),
-            "tiles": [[x, y, p, r, rotate(p, r)] for x, y, p, r in self.board.placed],
-            "spots": [xy(n) for n in sorted(self.board.spots)],
+            # Fresh lists from the board's kept rows: a bot may change what it is given.
+            "tiles": list(map(list, self.board.shown)),
+            "spots": list(map(list, self.board.sorted_spots())),
             "vehicles": [[n[0], n[1], s, k] for n, (s, k) in sorted(self.vehicles.items())],
             "supply": [{"taxi": t, "truck": k} for t, k in self.supply],
-            "points": [self.points(s) for s in range(self._players)],
+            "points": self.all_points(),
             "hand": list(self.hands[seat]),
             "hand_sizes": [len(h) for h in self.hands],
             "stack": len(self.stack),
