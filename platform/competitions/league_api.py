@@ -82,6 +82,7 @@ class LeagueSerializer(serializers.ModelSerializer):
             "last_run_at",
             "next_round_at",
             "seed",
+            "starts_at",
         ]
 
     @extend_schema_field({"type": "string", "format": "date-time", "nullable": True})
@@ -157,6 +158,12 @@ class LeagueCreateSerializer(serializers.Serializer):
     )
     seed = StrictIntegerField(min_value=0, max_value=MAX_INT, required=False)
     is_active = serializers.BooleanField(default=True, help_text="paused leagues play no rounds")
+    starts_at = serializers.DateTimeField(
+        allow_null=True,
+        default=None,
+        help_text="the calendar: rounds fall at this time and every every_hours after it "
+        "(ISO 8601 with its offset; default: now, the first round at once)",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         game = attrs["game"]
