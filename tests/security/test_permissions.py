@@ -57,6 +57,30 @@ MATRIX = [
         "/tournaments/{draft}/start/",
         only({G: 302, S: 302}, 403, LOGIN),
     ),
+    # ---- entries and members (issue 22): a refusal is a message on the page (302); the
+    # managers' forms are 404 to whoever does not manage the tournament.
+    Row("tournament_entry", "post", "/tournaments/{draft}/entry/", only({}, 302, LOGIN)),
+    Row(
+        "tournament_entrants",
+        "post",
+        "/tournaments/{draft}/entrants/",
+        only({G: 302, S: 302}, 404, LOGIN),
+    ),
+    Row(
+        "tournament_members",
+        "post",
+        "/tournaments/{draft}/members/",
+        only({G: 302, S: 302}, 404, LOGIN),
+    ),
+    Row(
+        "tournament_invite",
+        "post",
+        "/tournaments/{draft}/invite/",
+        only({G: 302, S: 302}, 404, LOGIN),
+    ),
+    Row(
+        "tournament_join", "get", "/tournaments/join/{draft}.not-the-secret/", only({}, 404, LOGIN)
+    ),
     Row("league_list", "get", "/tournaments/leagues/", ALL),
     Row("league_detail", "get", "/tournaments/leagues/{league}/", ALL),
     Row("league_new", "get", "/tournaments/leagues/new/", only({G: 200, S: 200}, 403, LOGIN)),
@@ -94,6 +118,10 @@ MATRIX = [
     Row("preferences", "post", "/notifications/preferences/", only({}, 302, LOGIN)),
     Row("protocol", "get", "/docs/protocol/", ALL),
     Row("api_guide", "get", "/docs/api/", ALL),
+    # ---- for crawlers: public pages only (tests/privacy/test_sitemap.py)
+    Row("robots", "get", "/robots.txt", ALL),
+    Row("sitemap", "get", "/sitemap.xml", ALL),
+    Row("sitemap_section", "get", "/sitemap-tournaments.xml", ALL),
     # ---- API (token authentication; 401 when none is given and one is needed)
     Row("api-schema", "get", "/api/schema/", ALL, api=True),
     Row("api-docs", "get", "/api/docs/", ALL, api=True),
@@ -201,6 +229,37 @@ MATRIX = [
         "/api/tournaments/{draft}/start/",
         only({G: 202, S: 202}, 403, 401),
         api=True,
+    ),
+    Row("api-tournament-entries", "get", "/api/tournaments/{draft}/entries/", ALL, api=True),
+    Row(
+        "api-tournament-entries",
+        "post",
+        "/api/tournaments/{draft}/entries/",
+        only({}, 400, 401),
+        api=True,
+        body={},
+    ),
+    Row(
+        "api-tournament-members",
+        "get",
+        "/api/tournaments/{draft}/members/",
+        only({G: 200, S: 200}, 404, 401),
+        api=True,
+    ),
+    Row(
+        "api-tournament-invite",
+        "get",
+        "/api/tournaments/{draft}/invite/",
+        only({G: 200, S: 200}, 404, 401),
+        api=True,
+    ),
+    Row(
+        "api-tournament-join",
+        "post",
+        "/api/tournaments/join/",
+        only({}, 404, 401),
+        api=True,
+        body={"token": "{draft}.not-the-secret"},
     ),
 ]
 
