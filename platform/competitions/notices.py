@@ -1,10 +1,11 @@
-"""What entrants are told about a tournament (``notifications``): it started, it ended. To
-each entrant's owner once (built-in bots' owner excluded), in one query and one bulk insert
-whatever the field's size; the emails leave after the caller's transaction commits."""
+"""What entrants are told about a tournament (``notifications``): it started, it ended (and
+its organisers: it could not start by itself). To each entrant's owner once (built-in bots'
+owner excluded), in one query and one bulk insert whatever the field's size; the emails leave
+after the caller's transaction commits."""
 
 from __future__ import annotations
 
-from audiences.models import AudienceMember
+from audiences.models import AudienceMember, AudienceRole
 from bots.services import SYSTEM_USERNAME
 from django.db.models import Q, QuerySet
 from django.urls import reverse
@@ -57,4 +58,19 @@ def tournament_ended(t: Tournament) -> None:
         body=f"Winner: {names}. The final standings are on the tournament's page."
         if names
         else "The final standings are on the tournament's page.",
+    )
+
+
+def tournament_not_started(t: Tournament, reason: str) -> None:
+    """To its organisers (the organiser and co-organisers), when it did not start by itself at
+    its time (``services.calendar``): why, and that it waits for them."""
+    co = AudienceMember.objects.filter(audience_id=t.audience_id, role=AudienceRole.ORGANISER)
+    notify(
+        [t.organiser_id, *co.values_list("user_id", flat=True)],
+        # No kind of its own yet: the news is about the competition's start.
+        NotificationKind.COMPETITION_STARTED,
+        f"{t.name} did not start",
+        reverse("competitions:tournament_detail", args=[t.pk]),
+        body=f"It was due to start by itself but could not: {reason} It stays a draft; "
+        "start it from its page when it is ready.",
     )

@@ -28,6 +28,7 @@ from competitions.services.tournaments import create_tournament
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 from matches.models import Match, MatchStatus
+from notifications.models import Notification
 
 HOUR = timedelta(hours=1)
 
@@ -94,6 +95,9 @@ def test_too_few_entrants_is_marked_once_and_keeps_the_draft(games: Any) -> None
     assert t.status == TournamentStatus.DRAFT
     assert t.start_at is None
     assert "needs at least 2 entrants (it has 1)" in t.start_problem
+    (told,) = Notification.objects.filter(user=t.organiser)  # its organiser, once
+    assert told.title == "Cup did not start" and "needs at least 2 entrants" in told.body
+    assert told.url == f"/tournaments/{t.pk}/"
     # Not tried again every minute.
     for minutes in (1, 2, 60):
         assert run_calendar(due + timedelta(minutes=minutes), dispatch=False).not_started == 0
@@ -103,6 +107,7 @@ def test_too_few_entrants_is_marked_once_and_keeps_the_draft(games: Any) -> None
     assert run_calendar(due + 2 * HOUR, dispatch=False).started == 1
     t.refresh_from_db()
     assert t.status == TournamentStatus.RUNNING and t.start_problem == ""
+    assert Notification.objects.filter(title="Cup did not start").count() == 1
 
 
 def test_a_start_pressed_meanwhile_is_not_marked_as_a_problem(

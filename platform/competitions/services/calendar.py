@@ -14,6 +14,7 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, QuerySet
 
+from competitions import notices
 from competitions.models import CompetitionMatch, League, Tournament, TournamentStatus
 from competitions.services.leagues import run_league_round
 from competitions.services.timetable import league_round_due
@@ -76,6 +77,7 @@ def _not_started(t: Tournament, reason: str) -> int:
     ).update(start_at=None, start_problem=reason[:PROBLEM_MAX])
     if marked:
         log.info("tournament %s did not start at %s: %s", t.pk, t.start_at, reason)
+        notices.tournament_not_started(t, reason)
     return marked
 
 
