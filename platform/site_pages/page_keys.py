@@ -47,7 +47,7 @@ def _games() -> list[tuple[Any, ...]]:
 
 
 def _boards(game_ids: list[int]) -> list[int]:
-    return [stamps.current(board_stamp_key(g)) for g in game_ids]
+    return stamps.current_many([board_stamp_key(g) for g in game_ids])
 
 
 def home(request: HttpRequest) -> Parts:
