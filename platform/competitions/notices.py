@@ -64,7 +64,7 @@ def tournament_ended(t: Tournament) -> None:
 def tournament_not_started(t: Tournament, reason: str) -> None:
     """To its organisers (the organiser and co-organisers), when it did not start by itself at
     its time (``services.calendar``): why, and that it waits for them."""
-    co = AudienceMember.objects.filter(audience_id=t.audience_id, role=AudienceRole.ORGANISER)
+    co = AudienceMember.objects.filter(audience__tournament=t, role=AudienceRole.ORGANISER)
     notify(
         [t.organiser_id, *co.values_list("user_id", flat=True)],
         # No kind of its own yet: the news is about the competition's start.

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from audiences.models import Audience, AudienceMember, AudienceRole
 from bots.models import BotVersion
 from competitions.models import League, Tournament, TournamentStatus
 from competitions.services.calendar import (
@@ -85,9 +86,12 @@ def test_a_tournament_starts_at_its_time_not_before(games: Any) -> None:
     assert t.matches.count() == 2
 
 
-def test_too_few_entrants_is_marked_once_and_keeps_the_draft(games: Any) -> None:
+def test_too_few_entrants_is_marked_once_and_keeps_the_draft(games: Any, user: Any) -> None:
     t = new(games, 1)
     due = start_of(t)
+    t.audience = Audience.objects.create(label="Cup")  # a co-organiser is told too
+    t.save(update_fields=["audience"])
+    AudienceMember.objects.create(audience=t.audience, user=user, role=AudienceRole.ORGANISER)
     assert due is not None
     report = run_calendar(due, dispatch=False)
     assert (report.started, report.not_started) == (0, 1)
@@ -95,9 +99,10 @@ def test_too_few_entrants_is_marked_once_and_keeps_the_draft(games: Any) -> None
     assert t.status == TournamentStatus.DRAFT
     assert t.start_at is None
     assert "needs at least 2 entrants (it has 1)" in t.start_problem
-    (told,) = Notification.objects.filter(user=t.organiser)  # its organiser, once
-    assert told.title == "Cup did not start" and "needs at least 2 entrants" in told.body
-    assert told.url == f"/tournaments/{t.pk}/"
+    told = Notification.objects.filter(title="Cup did not start")
+    assert sorted(n.user_id for n in told) == sorted([t.organiser_id, user.pk])
+    assert all(n.url == f"/tournaments/{t.pk}/" for n in told)
+    assert "needs at least 2 entrants (it has 1)" in told[0].body
     # Not tried again every minute.
     for minutes in (1, 2, 60):
         assert run_calendar(due + timedelta(minutes=minutes), dispatch=False).not_started == 0
@@ -107,7 +112,7 @@ def test_too_few_entrants_is_marked_once_and_keeps_the_draft(games: Any) -> None
     assert run_calendar(due + 2 * HOUR, dispatch=False).started == 1
     t.refresh_from_db()
     assert t.status == TournamentStatus.RUNNING and t.start_problem == ""
-    assert Notification.objects.filter(title="Cup did not start").count() == 1
+    assert Notification.objects.filter(title="Cup did not start").count() == 2  # not again
 
 
 def test_a_start_pressed_meanwhile_is_not_marked_as_a_problem(
