@@ -26,6 +26,7 @@ from competitions.services.tournaments import create_tournament
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.http import Http404
+from django.test import Client
 
 
 @pytest.fixture
@@ -149,3 +150,25 @@ def test_hand_over_keeps_the_previous_organiser_as_co_organiser(
     t.refresh_from_db()
     assert t.organiser_id == third.pk and not may_manage(user, t)
     assert may_manage(organiser, t)  # kept from the first hand-over
+
+
+def test_the_admin_hands_a_tournament_over(private: Tournament, organiser: Any, user: Any) -> None:
+    staff = get_user_model().objects.create_user("sam", password="pw-sam-123", is_staff=True)
+    staff.is_superuser = True
+    staff.save()
+    client = Client()
+    client.force_login(staff)
+    url = "/admin/competitions/tournament/"
+    chosen = {"action": "hand_over_action", "_selected_action": [private.pk]}
+    page = client.post(url, chosen)
+    assert page.status_code == 200 and "Hand over" in page.content.decode()
+    refused = client.post(url, {**chosen, "apply": "1", "username": "nobody"})
+    assert "No active user is named" in refused.content.decode()
+    assert Tournament.objects.get(pk=private.pk).organiser_id == organiser.pk
+    kept = {"apply": "1", "username": user.username, "keep_previous": "on"}
+    assert client.post(url, {**chosen, **kept}).status_code == 302
+    t = Tournament.objects.get(pk=private.pk)
+    assert t.organiser_id == user.pk and may_manage(organiser, t)
+    client.post(url, {**chosen, "apply": "1", "username": organiser.username})  # box unticked
+    t.refresh_from_db()
+    assert t.organiser_id == organiser.pk and not may_manage(user, t)

@@ -129,7 +129,14 @@ def _value(route: Route, param: str, site: Site) -> Any:
         return _object_for(route.callback.model_admin.model, site)
     if param == "slug":
         return site.bot.game.slug
-    fixed = {"app_label": "bots", "url": "no-such-page/", "n": 3, "seat": 0, "section": "bots"}
+    fixed = {
+        "app_label": "bots",
+        "url": "no-such-page/",
+        "n": 3,
+        "seat": 0,
+        "section": "bots",
+        "code": "1.not-the-secret",  # an invitation's code: a wrong one (404) costs the same
+    }
     if param in fixed:
         return fixed[param]
     if param == "match_id":
