@@ -50,6 +50,9 @@ MATRIX = [
     Row("tournament_list", "get", "/tournaments/", ALL),
     Row("tournament_detail", "get", "/tournaments/{tournament}/", ALL),
     Row("tournament_status", "get", "/tournaments/{tournament}/status.json", ALL),
+    Row("tournament_standings_csv", "get", "/tournaments/{tournament}/standings.csv", ALL),
+    Row("tournament_standings_json", "get", "/tournaments/{tournament}/standings.json", ALL),
+    Row("tournament_embed", "get", "/tournaments/{tournament}/embed/", ALL),
     Row("tournament_new", "get", "/tournaments/new/", only({G: 200, S: 200}, 403, LOGIN)),
     Row(
         "tournament_start",
@@ -172,6 +175,16 @@ MATRIX = [
         },
     ),
     Row("api-tournament", "get", "/api/tournaments/{tournament}/", ALL, api=True),
+    Row(
+        "api-tournament-standings", "get", "/api/tournaments/{tournament}/standings/", ALL, api=True
+    ),
+    Row(
+        "api-tournament-crosstable",
+        "get",
+        "/api/tournaments/{tournament}/crosstable/",
+        ALL,
+        api=True,
+    ),
     Row("api-leagues", "get", "/api/leagues/", ALL, api=True),
     Row(
         "api-leagues",
