@@ -170,3 +170,29 @@ def test_preferences_default_on_and_upsert(user: Any) -> None:
     after = services.set_preferences(user, {K: Channels(site=True, email=False)})
     assert after[K] == Channels(site=True, email=False)
     assert NotificationPreference.objects.filter(user=user).count() == 1
+
+
+def test_the_email_travels_as_a_task_never_sent_by_the_caller(
+    user: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    """With a broker (not eager), the caller only enqueues: one message per recipient once
+    its transaction commits, nothing sent in its own process."""
+    sent: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(send_notification_email, "delay", lambda *args: sent.append(args))
+    with django_capture_on_commit_callbacks(execute=True):
+        notify(user, K, "Played", "/matches/1/", body="Won.")
+        assert sent == []  # not before the commit
+    assert sent == [(user.pk, str(K), "Played", "/matches/1/", "Won.")]
+    assert not mail.outbox
+
+
+def test_a_broker_that_refuses_keeps_the_site_notification(
+    user: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    def down(*_: Any) -> None:
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr(send_notification_email, "delay", down)
+    with django_capture_on_commit_callbacks(execute=True):
+        notify(user, K, "Played", "/matches/1/")
+    assert Notification.objects.filter(user=user).count() == 1 and not mail.outbox
