@@ -55,13 +55,14 @@ def test_create_with_settings(organiser: Any, trnd: Game) -> None:
 
 def test_create_refuses_bad_settings_with_400(organiser: Any, trnd: Game) -> None:
     client = api(organiser)
-    for bad, field in [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"time_control": {"move_ms": 10**7}}, "time_control"),
         ({"time_control": {"bank_ms": 10**9}}, "non_field_errors"),
         ({"entries_close_at": "2001-01-01T00:00:00Z"}, "non_field_errors"),
         ({"visibility": "hidden"}, "visibility"),
         ({"entries_per_user": 0}, "entries_per_user"),
-    ]:
+    ]
+    for bad, field in cases:
         data = {"game": "trnd", "name": "x", "players_per_match": 3, **bad}
         answer = client.post("/api/tournaments/", data, format="json")
         assert answer.status_code == 400, (bad, answer.content)

@@ -183,6 +183,7 @@ def test_the_new_form_takes_the_settings_without_entrants(
     assert answer.status_code == 302, answer.content.decode()[:3000]
     t = Tournament.objects.get(name="Class 4B")
     assert t.entrants.count() == 0 and t.visibility == "private" and t.entry_policy == policy
+    assert t.entries_close_at is not None
     assert t.entries_close_at.isoformat() == "2031-03-01T17:00:00+00:00"
     assert t.start_at == t.entries_close_at and t.round_spacing_hours == 24
     assert t.time_control == {"start_ms": 5000, "move_ms": 400, "bank_ms": 10000}

@@ -57,7 +57,7 @@ def test_joining_by_the_link_makes_a_member_who_may_see_and_enter(
     assert joined.pk == private.pk
     assert may_see_tournament(user, private) and not may_manage(user, private)
     join_by_token(user, invite_code(private))  # twice: still one row
-    assert AudienceMember.objects.filter(audience_id=private.audience_id, user=user).count() == 1
+    assert AudienceMember.objects.filter(audience=private.audience, user=user).count() == 1
     bot = Bot.objects.create(owner=user, game=private.game, name="mine")
     enter(user, private, bot.versions.create(number=1, builtin_name="random"))
     assert private.entrants.count() == 1
@@ -144,7 +144,7 @@ def test_hand_over_keeps_the_previous_organiser_as_co_organiser(
     t = Tournament.objects.get(pk=private.pk)
     assert t.organiser_id == user.pk
     assert may_manage(organiser, t) and may_manage(user, t)
-    assert not AudienceMember.objects.filter(audience_id=t.audience_id, user=user).exists()
+    assert not AudienceMember.objects.filter(audience=t.audience, user=user).exists()
     third = get_user_model().objects.create_user("tess", password="pw-tess-123")
     hand_over(t, third, keep_previous=False)
     t.refresh_from_db()
