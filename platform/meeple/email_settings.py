@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from meeple.env import env_bool, env_int
+from meeple.env import data_dir, env_bool, env_int
 
 # The console backend by default (the worker prints each email); SMTP once EMAIL_HOST is set,
 # or any backend EMAIL_BACKEND names (e.g. django.core.mail.backends.filebased.EmailBackend).
@@ -24,6 +24,8 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Meeple Arena <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The folder of Django's file backend (EMAIL_BACKEND=...filebased.EmailBackend), one file each.
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH") or str(data_dir() / "emails")
 # The site's address as emails link to it (a notification's page, the settings page).
 ARENA_SITE_URL = os.environ.get("ARENA_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 # Notifications kept per user, the newest (older ones are pruned as new ones arrive).
