@@ -16,7 +16,7 @@ from games.trnd.positions import card_census
 from games.trnd.state import TrndState
 
 GAME = get_game("trnd")
-SETTINGS = settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**64 - 1)
 player_counts = st.integers(min_value=3, max_value=5)
 
