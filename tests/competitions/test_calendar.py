@@ -26,6 +26,7 @@ from competitions.services.timetable import (
     league_slot,
 )
 from competitions.services.tournaments import create_tournament
+from django.test import Client
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 from matches.models import Match, MatchStatus
@@ -134,7 +135,7 @@ def test_a_start_pressed_meanwhile_is_not_marked_as_a_problem(
 
 @pytest.mark.parametrize(("fmt", "size", "rounds"), [("swiss", 5, 3), ("knockout", 4, 2)])
 def test_spaced_rounds_wait_for_their_time_then_play(
-    games: Any, inline: Callable[..., Any], fmt: str, size: int, rounds: int
+    games: Any, inline: Callable[..., Any], client: Client, fmt: str, size: int, rounds: int
 ) -> None:
     t = new(games, size, format=fmt, round_spacing_hours=24)
     inline(run_calendar, start_of(t))  # starts it; round 0 is played by the (eager) workers
@@ -143,6 +144,8 @@ def test_spaced_rounds_wait_for_their_time_then_play(
     assert all(m.status == MatchStatus.FINISHED for m in round_of(t, 0))
     assert round_of(t, 1) == []  # waiting: its round falls a day after the first began
     assert timedelta(hours=23) < due_of(t) - timezone.now() <= timedelta(hours=24)
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert f'the next one at <time datetime="{due_of(t):%Y-%m-%dT%H:%M:%SZ}" data-local>' in page
     for number in range(1, rounds):
         due = due_of(t)
         assert due_round_tournaments(due - timedelta(seconds=1)) == []
