@@ -2,7 +2,9 @@
 ``python bench/throughput.py [--seconds 20] [--workers 1,2] [--pool 4] [--json PATH]``.
 
 Rows: built-in bots (in-process), program bots in the process backend, in Docker started cold
-(a container per seat per match) and in Docker from a warm pool (``ARENA_DOCKER_POOL``). The
+(a container per seat per match), in Docker from a warm pool (``ARENA_DOCKER_POOL``; every
+container serves one match, ``ARENA_DOCKER_REUSE=0``) and in Docker from a warm pool whose
+containers are reset and reused for later matches of the same bot version (the default). The
 game is the shortest one (first-action bots, as in bench/sandbox_overhead.py), so the figures
 are the platform's cost per match, not the game's. Each row runs for ``--seconds`` in each of
 ``--workers`` processes at once (the same script, one worker per process, like Celery's prefork
@@ -32,7 +34,8 @@ from sandbox.base import Limits, SandboxError  # noqa: E402
 
 GOOD = ROOT / "tests" / "sandbox" / "bots" / "good.py"
 TC = TimeControl(start_ms=20_000, move_ms=5_000, bank_ms=0)
-ROWS = ("builtin", "process", "docker-cold", "docker-pool")
+ROWS = ("builtin", "process", "docker-cold", "docker-pool", "docker-reuse")
+POOLED = ("docker-pool", "docker-reuse")
 
 
 def _backend(kind: str, pool: int):
@@ -43,7 +46,8 @@ def _backend(kind: str, pool: int):
     if kind.startswith("docker"):
         from sandbox.docker import DockerSandbox
 
-        sb = DockerSandbox(pool_size=pool if kind == "docker-pool" else 0)
+        reuse = pool if kind == "docker-reuse" else 0
+        sb = DockerSandbox(pool_size=pool if kind in POOLED else 0, reuse=reuse)
         sb.check()
         if sb.pool is not None:
             sb.pool.wait_full(Limits(), 120)
@@ -74,6 +78,7 @@ def _worker(kind: str, seconds: float, pool: int, go: object, out: object) -> No
     stats["times"] = times  # type: ignore[assignment]
     if sb is not None and getattr(sb, "pool", None) is not None:
         stats["hits"], stats["misses"] = sb.pool.hits, sb.pool.misses
+        stats["reuses"] = sb.pool.reuses
         sb.pool.shutdown()
     out.put(stats)  # type: ignore[attr-defined]
 
@@ -104,6 +109,7 @@ def measure(kind: str, workers: int, seconds: float, pool: int) -> dict:
         "cpu_ms_per_match": sum(r["cpu_s"] for r in results) / max(1, matches) * 1000,
         "pool_hits": sum(r.get("hits", 0) for r in results),
         "pool_misses": sum(r.get("misses", 0) for r in results),
+        "pool_reuses": sum(r.get("reuses", 0) for r in results),
     }
 
 
@@ -135,17 +141,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     head = (
         "| bots | workers | matches/s | per worker | median match | worker CPU/match "
-        "| × process | pool hits/misses |"
+        "| × process | rate ÷ process | pool hits/misses (reused) |"
     )
     print(head)
-    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
         vs = base.get(r["workers"])
         ratio = f"{vs / r['per_s']:.2f}" if vs and r["kind"] != "builtin" else "-"
-        pool = f"{r['pool_hits']}/{r['pool_misses']}" if r["kind"] == "docker-pool" else "-"
+        rate = f"{r['per_s'] / vs:.2f}" if vs and r["kind"] != "builtin" else "-"
+        pool = f"{r['pool_hits']}/{r['pool_misses']}" if r["kind"] in POOLED else "-"
+        if r["kind"] == "docker-reuse":
+            pool += f" ({r['pool_reuses']})"
         print(
             f"| {r['kind']} | {r['workers']} | {r['per_s']:.1f} | {r['per_s_per_worker']:.1f} "
-            f"| {r['median_ms']:.0f} ms | {r['cpu_ms_per_match']:.0f} ms | {ratio} | {pool} |"
+            f"| {r['median_ms']:.0f} ms | {r['cpu_ms_per_match']:.0f} ms | {ratio} | {rate} "
+            f"| {pool} |"
         )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,6 @@
 """The Docker backend: one container per seat per match, talked to over the attach socket (or
-over FIFOs, for a container from the warm pool).
+over FIFOs, for a container from the warm pool, which may serve later matches of the same bot
+version after a reset).
 
 Where its parts live: what a container is created with (limits, labels, lock-down) in
 ``sandbox.docker_spec``; engine calls (image check, start, removal, exit state) in
@@ -33,7 +34,13 @@ from sandbox.workers import dead_worker_on_this_host
 if TYPE_CHECKING:
     from sandbox.pool import WarmPool
 
-__all__ = ["RUNTIME_IMAGE", "DockerSandbox", "pool_size_setting", "shared_sandbox"]
+__all__ = [
+    "RUNTIME_IMAGE",
+    "DockerSandbox",
+    "pool_reuse_setting",
+    "pool_size_setting",
+    "shared_sandbox",
+]
 
 #: The one image bots run in. deploy/build-runtime-image.sh builds it from local files;
 #: deploy/runtime/Dockerfile builds it from python:3.11-slim.
@@ -54,6 +61,24 @@ def pool_size_setting() -> int:
     return size
 
 
+def pool_reuse_setting(pool_size: int) -> int:
+    """``ARENA_DOCKER_REUSE``: reset containers kept per worker process for later matches of
+    the same bot version (unset: as many as the pool's size; 0: every container serves one
+    match)."""
+    raw = (os.environ.get("ARENA_DOCKER_REUSE") or "").strip()
+    if not raw:
+        return pool_size
+    try:
+        reuse = int(raw)
+    except ValueError:
+        raise SandboxError(
+            f"ARENA_DOCKER_REUSE must be a whole number of containers (0 = no reuse), got {raw!r}"
+        ) from None
+    if not 0 <= reuse <= 64:
+        raise SandboxError(f"ARENA_DOCKER_REUSE must be between 0 and 64, got {reuse}")
+    return reuse
+
+
 class DockerSandbox(Sandbox):
     name = "docker"
     is_security_boundary = True
@@ -65,14 +90,18 @@ class DockerSandbox(Sandbox):
         api_timeout_s: float = 15.0,
         runtime: str | None = None,
         pool_size: int | None = None,
+        reuse: int | None = None,
     ) -> None:
         """``runtime`` picks an OCI runtime (e.g. ``runsc`` for gVisor) where installed;
-        ``pool_size`` warm containers per limits (None: ``ARENA_DOCKER_POOL``, 0: no pool)."""
+        ``pool_size`` warm containers per limits (None: ``ARENA_DOCKER_POOL``, 0: no pool);
+        ``reuse`` reset containers kept for later matches of their bot version (None:
+        ``ARENA_DOCKER_REUSE``, 0: none)."""
         self.image = image
         self.api_timeout_s = api_timeout_s
         self.runtime = runtime or os.environ.get("ARENA_DOCKER_RUNTIME") or None
         self._client: Any = None
         self.pool_size = pool_size_setting() if pool_size is None else max(0, int(pool_size))
+        self.reuse = pool_reuse_setting(self.pool_size) if reuse is None else max(0, int(reuse))
         self._pool: WarmPool | None = None
         self._pool_pid = 0
 
@@ -122,7 +151,8 @@ class DockerSandbox(Sandbox):
             from sandbox.pool import WarmPool
 
             # After a fork the parent's pool (its threads and sockets) is not ours to use.
-            self._pool, self._pool_pid = WarmPool(self, self.pool_size), pid
+            self._pool = WarmPool(self, self.pool_size, reuse=self.reuse)
+            self._pool_pid = pid
         return self._pool
 
     def warm(self, limits: Limits | None = None) -> None:

@@ -146,13 +146,16 @@ def inspect_exit(container: Any, stderr: CappedText, wait_s: float) -> str | Non
             return None
         st = container.attrs.get("State", {})
         if not st.get("Running", False) and st.get("Status") != "created":
-            return _exit_reason(st, stderr)
+            return exit_reason_of(st, stderr)
         if time.monotonic() >= deadline:
             return None
         time.sleep(0.05)
 
 
-def _exit_reason(state: dict[str, Any], stderr: CappedText) -> str:
+def exit_reason_of(state: dict[str, Any], stderr: CappedText) -> str:
+    """A bot's end from the engine's ``State`` (``ExitCode``, 128 + the signal for a kill, and
+    ``OOMKilled``): ``exited 3``, ``killed: memory``, ``killed: SIGSEGV``... A warm container's
+    supervisor reports its bots in the same terms."""
     code = int(state.get("ExitCode", 0))
     if state.get("OOMKilled"):
         return "killed: memory"

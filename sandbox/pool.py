@@ -1,36 +1,31 @@
-"""A warm pool of pre-started, locked-down bot containers, per worker process.
+"""A warm pool of pre-started, locked-down bot containers, per worker process; a container is
+reused for later matches of the same bot version, reset in between (docs/sandbox.md, "The warm
+pool").
 
-Starting a container (create, attach, start) takes 0.15-0.3 s and removing one 0.05-0.15 s:
-far more than a short match. The pool takes both off the match's path:
+A container costs the engine 0.15-0.3 s to start and 0.05-0.15 s to remove, and a busy host
+makes about 3 a second. The pool keeps ``size`` fresh containers per :class:`Limits` running
+(the cold path's settings, plus one pid for the supervisor: ``sandbox.pool_box``), so that a
+seat starts in well under a millisecond: the code is hard-linked into the container's slot
+folder and the loader execs the bot (``sandbox.pool_supervisor``). A fresh container taken is
+replaced at once, in the background; with none idle a seat waits for one on its way, and starts
+cold only when more seats ask than are coming.
 
-- **Before a match**: the pool keeps ``size`` containers per :class:`Limits` running, created
-  with exactly the cold path's settings (``sandbox.docker_spec.container_kwargs``: no network,
-  read-only root, tmpfs, memory, pids, CPU, no capabilities, no-new-privileges, nobody,
-  ulimits, no log driver). Each runs a tiny *loader* that says hello and then waits, and has
-  its own slot folder on the host: an empty code folder bind-mounted read-only at ``/bot``,
-  and FIFOs for its stdin, stdout and stderr (``sandbox.pool_slot``; the bot that talks over
-  them is ``sandbox.pool_bot.PooledBot``).
-- **At match start** (:meth:`WarmPool.acquire`, well under a millisecond for a small bot): the
-  bot's prepared code is hard-linked (or copied) into that folder, and one line naming the
-  entry goes to the loader's stdin. The loader ``exec``\\ s ``python3 -u main.py`` in ``/bot``:
-  the same process, command, user, environment and folder as a cold container's bot. Then the
-  referee sends ``start``, exactly as for a cold container: ``start_ms`` is unchanged for
-  bots (their interpreter starts after ``start`` is on its way, as before).
-  A container taken is replaced at once, in the background. With nothing idle, a seat waits for
-  a container already on its way, and starts one the cold way only when more seats ask than
-  are coming (or the pool cannot fill).
-- **After the match**: the container is never reused. ``close()`` closes the pipe and hands it
-  to a background remover (which first reads its exit state from the engine).
+After a match, with ``reuse`` > 0, the container is reset in the background (every other
+process killed, ``/tmp``, ``/dev/shm``, ``/dev/mqueue`` and System V IPC emptied, all of it
+checked by the supervisor and, where the worker sees the host, by the worker) and kept for
+that bot version only (``sandbox.pool_key``); a later seat of the version takes it, waiting
+for a reset on its way. A reset that fails or takes over ``reset_timeout_s`` removes the
+container, as do ``max_uses`` matches or ``max_life_s`` (an hour: well inside the reaper's
+age cap, ``sandbox.reap``); at most ``reuse`` reset containers are kept per worker
+(least recently used removed first), none idle for over ``max_idle_s``. With ``reuse`` = 0 a
+container serves one match and is removed.
 
-Labels are fixed when a container is created, before its match is known: pooled containers
-carry ``meeple-arena.sandbox=1``, ``meeple-arena.worker=<host:pid:ticks>`` and
-``meeple-arena.pool=1`` (so ``python -m sandbox.reap`` removes those of dead workers), and the
-worker keeps each one's match and seat labels in-process (so ``DockerSandbox.reap({"match":
-id})`` still finds them). An idle container older than ``max_idle_s`` is replaced.
-
+Labels are fixed when a container is created: ``meeple-arena.sandbox=1``, ``.worker`` and
+``.pool=1`` (so ``python -m sandbox.reap`` removes those of dead workers); the worker keeps each
+bot's match and seat labels in-process (so ``DockerSandbox.reap({"match": id})`` finds them).
 No idle container outlives its worker process: a pool removes them when the process ends,
 SIGTERM included (``sandbox.shutdown``), and a new pool first removes those of dead workers of
-its host (a worker that was killed).
+its host.
 """
 
 from __future__ import annotations
@@ -39,21 +34,20 @@ import atexit
 import contextlib
 import logging
 import os
-import shutil
 import threading
 import time
 import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sandbox.base import BotCode, Limits, SandboxError
-from sandbox.docker_engine import launch, remove
-from sandbox.docker_spec import container_kwargs
 from sandbox.live import CONTAINERS
 from sandbox.pool_bot import PooledBot
-from sandbox.pool_slot import IO_DIR, LOADER_COMMAND, SLOT_PREFIX, make_slot_folder, put_code
+from sandbox.pool_box import WarmBox
+from sandbox.pool_fill import Filling
+from sandbox.pool_key import reuse_key
+from sandbox.pool_slot import SLOT_PREFIX, put_code
 
 if TYPE_CHECKING:
     from sandbox.docker import DockerSandbox
@@ -65,36 +59,41 @@ __all__ = ["SLOT_PREFIX", "PooledBot", "WarmPool", "pools", "shutdown_pools"]
 _POOLS: weakref.WeakSet[WarmPool] = weakref.WeakSet()
 
 
-@dataclass
-class _Slot:
-    bot: PooledBot
-    born: float = field(default_factory=time.monotonic)
-
-
-class WarmPool:
-    """``size`` idle containers per :class:`Limits` for one :class:`DockerSandbox` in one
-    process; thread-safe (the referee starts a match's seats in parallel)."""
+class WarmPool(Filling):
+    """``size`` fresh idle containers per :class:`Limits` and up to ``reuse`` reset ones (each
+    for one bot version) for one :class:`DockerSandbox` in one process; thread-safe (the
+    referee starts a match's seats in parallel)."""
 
     def __init__(
         self,
         sandbox: DockerSandbox,
         size: int,
         *,
+        reuse: int = 0,
         max_idle_s: float = 1800.0,
+        max_uses: int = 500,
+        max_life_s: float = 3600.0,
+        reset_timeout_s: float = 5.0,
         fill_threads: int = 2,
         remove_threads: int = 4,
         hello_timeout_s: float = 30.0,
     ) -> None:
         self.sandbox = sandbox
         self.size = size
+        self.reuse = reuse
         self.max_idle_s = max_idle_s
+        self.max_uses = max_uses
+        self.max_life_s = max_life_s
+        self.reset_timeout_s = reset_timeout_s
         self.hello_timeout_s = hello_timeout_s
         self._lock = threading.Condition()
-        self._idle: dict[Limits, deque[_Slot]] = {}
+        self._idle: dict[Limits, deque[WarmBox]] = {}
+        self._kept: deque[WarmBox] = deque()  # reset containers, least recently used first
         self._filling: dict[Limits, int] = {}
-        self._waiting: dict[Limits, int] = {}  # seats in acquire() waiting for a fill
+        self._resetting: dict[str, int] = {}  # resets on their way, per version
+        self._waiting: dict[object, int] = {}  # seats waiting, per limits and per version
         self._used: dict[Limits, float] = {}  # last demand per limits: refill only those
-        self._pending_removals = 0
+        self._pending = 0  # containers handed to the background (reset or removal)
         self._closing = False
         self._filler = ThreadPoolExecutor(max_workers=fill_threads, thread_name_prefix="pool-fill")
         self._remover = ThreadPoolExecutor(
@@ -102,6 +101,7 @@ class WarmPool:
         )
         self.hits = 0
         self.misses = 0
+        self.reuses = 0
         _POOLS.add(self)
         # The engine's client (and the docker package's first import, which two threads must
         # not do at once) here, before the fill threads use it.
@@ -115,191 +115,183 @@ class WarmPool:
     def acquire(self, code: BotCode, labels: dict[str, str], limits: Limits) -> PooledBot | None:
         """A warm container running ``code``, or None when none is idle and none is on its
         way (the caller starts one the cold way, and the pool refills meanwhile). A container
-        already being started for the pool is waited for rather than a second one started
-        beside it: it is further along, and the engine is not asked for two at once."""
+        already on its way is waited for rather than a second one started beside it."""
         if not code.entry or "\n" in code.entry or "/" in code.entry:
             raise SandboxError(f"bad entry file name {code.entry!r}")
-        deadline = time.monotonic() + self.sandbox.api_timeout_s
+        key = reuse_key(code, limits, labels) if self.reuse > 0 else None
         while True:
-            with self._lock:
-                self._used[limits] = time.monotonic()
-                self._top_up(limits)
-                queue = self._idle.setdefault(limits, deque())
-                self._waiting[limits] = self._waiting.get(limits, 0) + 1
-                try:
-                    # wait only for a fill no earlier waiter will take
-                    while (
-                        not queue
-                        and self._filling.get(limits, 0) >= self._waiting[limits]
-                        and not self._closing
-                        and (left := deadline - time.monotonic()) > 0
-                    ):
-                        self._lock.wait(left)
-                finally:
-                    self._waiting[limits] -= 1
-                slot = queue.popleft() if queue else None
-                if slot is None:
-                    self.misses += 1
-                    return None
-            bot = slot.bot
-            if time.monotonic() - slot.born > self.max_idle_s or not bot.idle_alive():
-                bot.close(grace_s=0)
+            box = self._claim(key, limits)
+            if box is None:
+                return None
+            if time.monotonic() - box.idle_since > self.max_idle_s or not box.idle_alive():
+                self._discard(box)
                 continue
+            bot = None
             try:
-                put_code(code.root, bot.folder / "code")
-                bot.labels.update(labels)
+                if box.key is None:
+                    put_code(code.root, box.folder / "code")
+                    box.key = key
+                box.uses += 1
+                bot = PooledBot(self, box, labels)
+                CONTAINERS.add(bot)
                 bot.begin(code.entry)
             except Exception as e:  # a dead loader, a full disk: this container is no good
-                log.warning("warm container %s unusable (%s)", bot.container.id[:12], e)
-                bot.close(grace_s=0)
+                log.warning("warm container %s unusable (%s)", box.container.id[:12], e)
+                box.key = None  # never reset for reuse
+                if bot is not None:
+                    bot.close(grace_s=0)
+                else:
+                    self._discard(box)
                 continue
             with self._lock:
                 self.hits += 1
             return bot
 
-    # -- filling -------------------------------------------------------------------------------
-    def warm(self, limits: Limits) -> None:
-        """Fill the pool for ``limits`` in the background (e.g. when a worker starts)."""
+    def _claim(self, key: str | None, limits: Limits) -> WarmBox | None:
+        """Take an idle container: one kept for ``key``, waiting for a reset of that version
+        on its way, else a fresh one for ``limits``, waiting for a fill on its way."""
+        now = time.monotonic()
         with self._lock:
-            self._used[limits] = time.monotonic()
+            self._used[limits] = now
             self._top_up(limits)
+            if key is not None:
+                box = self._wait_for(key, now + self.reset_timeout_s)
+                if box is not None:
+                    self.reuses += 1
+                    return box
+            box = self._wait_for(limits, now + self.sandbox.api_timeout_s)
+            if box is None:
+                self.misses += 1
+            return box
 
-    def _top_up(self, limits: Limits) -> None:
-        """Start enough fills to bring ``limits``' pool to ``size``. Holds the lock."""
-        if self._closing:
-            return
-        have = len(self._idle.get(limits, ())) + self._filling.get(limits, 0)
-        for _ in range(max(0, self.size - have)):
-            self._filling[limits] = self._filling.get(limits, 0) + 1
-            try:
-                self._filler.submit(self._fill_one, limits)
-            except RuntimeError:  # interpreter shutting down
-                self._filling[limits] -= 1
-                return
-
-    def _fill_one(self, limits: Limits) -> None:
-        bot = None
-        failed = False
+    def _wait_for(self, want: str | Limits, deadline: float) -> WarmBox | None:
+        """An idle container for a version (str) or fresh for limits, waiting while enough
+        are on their way for every seat waiting ahead (each waiter counts itself). Holds the
+        lock."""
+        self._waiting[want] = self._waiting.get(want, 0) + 1
         try:
-            bot = self._start_one(limits)
-        except Exception as e:  # the engine is down or refused: acquire() falls back to cold
-            log.warning("cannot start a warm bot container: %s", e)
-            failed = True
-        with self._lock:
-            self._filling[limits] -= 1
-            if bot is not None and not self._closing:
-                self._idle.setdefault(limits, deque()).append(_Slot(bot))
-                bot = None
-            self._lock.notify_all()  # waiters: a container, or one fewer on its way
-        if bot is not None:  # the pool closed meanwhile
-            bot.close(grace_s=0)
-        if failed:
-            time.sleep(1.0)  # this filler thread does not spin against a failing engine
-
-    def _start_one(self, limits: Limits) -> PooledBot:
-        folder = make_slot_folder()
-        io = folder / "io"
-        fds: dict[str, int] = {}
-        container = None
-        try:
-            # Our read ends first: the loader's opens for writing then return at once.
-            for name in ("stdout", "stderr"):
-                fds[name] = os.open(io / name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-            sb = self.sandbox
-            kwargs = container_kwargs(
-                BotCode(root=folder / "code"),
-                {"pool": "1"},
-                limits,
-                runtime=sb.runtime,
-                command=LOADER_COMMAND,
-                extra_volumes={str(io): {"bind": IO_DIR, "mode": "ro"}},
-                stdin=False,
-            )
-            container, _ = launch(sb.client, sb.image, kwargs, attach=False)
-            bot = PooledBot(self, container, folder, fds["stdout"], fds["stderr"], limits)
-        except BaseException:
-            for fd in fds.values():
-                os.close(fd)
-            remove(container)
-            shutil.rmtree(folder, ignore_errors=True)
-            raise
-        CONTAINERS.add(bot)
-        if not bot.wait_hello(self.hello_timeout_s):
-            reason = bot.exit_reason() or "no hello"
-            bot.close(grace_s=0)
-            raise SandboxError(f"the warm container's loader did not start ({reason})")
-        return bot
-
-    def _reap_dead_workers(self) -> None:
-        try:
-            n = self.sandbox.reap_orphans(max_age_s=None)
-        except Exception as e:  # the engine is down: the fills will say so
-            log.warning("cannot reap dead workers' bot containers: %s", e)
-            return
-        if n:
-            log.warning("removed %d bot containers left by dead workers of this host", n)
-
-    def wait_full(self, limits: Limits, timeout_s: float = 60.0) -> bool:
-        """Wait until ``size`` containers for ``limits`` are idle (tests, benchmarks)."""
-        deadline = time.monotonic() + timeout_s
-        with self._lock:
-            self._used[limits] = time.monotonic()
-            self._top_up(limits)
-            while len(self._idle.get(limits, ())) < self.size:
+            while True:
+                box = self._take(want)
+                coming = (
+                    self._resetting.get(want, 0)
+                    if isinstance(want, str)
+                    else self._filling.get(want, 0)
+                )
                 left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
+                if box or coming < self._waiting[want] or self._closing or left <= 0:
+                    return box
                 self._lock.wait(left)
-            return True
+        finally:
+            self._waiting[want] -= 1
 
-    def idle(self, limits: Limits) -> int:
-        with self._lock:
-            return len(self._idle.get(limits, ()))
+    def _take(self, want: str | Limits) -> WarmBox | None:
+        if isinstance(want, str):
+            for box in self._kept:
+                if box.key == want:
+                    self._kept.remove(box)
+                    return box
+            return None
+        queue = self._idle.get(want)
+        return queue.popleft() if queue else None
 
-    def idle_bots(self, limits: Limits) -> list[PooledBot]:
-        """The idle containers' bots for ``limits``, oldest first (tests)."""
+    # -- after a match -------------------------------------------------------------------------
+    def release(self, bot: PooledBot) -> None:
+        """A match's bot closed: reset its container for its version, or remove it, in the
+        background (here and now at shutdown, or when no thread can be started)."""
+        box = bot.box
         with self._lock:
-            return [slot.bot for slot in self._idle.get(limits, ())]
+            reuse = (
+                self.reuse > 0
+                and box.key is not None
+                and box.uses < self.max_uses
+                and time.monotonic() - box.born < self.max_life_s
+                and not self._closing
+                and not bot.sync_removal
+            )
+            if reuse:
+                assert box.key is not None
+                self._resetting[box.key] = self._resetting.get(box.key, 0) + 1
+            self._pending += 1
+        work = self._recycle if reuse else self._remove
+        if bot.sync_removal:
+            work(box, bot)
+            return
+        try:
+            self._remover.submit(work, box, bot)
+        except RuntimeError:  # interpreter exit: executors take no new work
+            work(box, bot)
+
+    def _recycle(self, box: WarmBox, bot: PooledBot) -> None:
+        """Reset a container for its version's next match; removed if it is not clean."""
+        key = box.key
+        assert key is not None
+        evicted: list[WarmBox] = []
+        try:
+            why = box.rearm(self.reset_timeout_s)
+        except Exception as e:  # never kept after a surprise
+            why = f"{type(e).__name__}: {e}"
+        with self._lock:
+            self._resetting[key] -= 1
+            keep = not why and not self._closing
+            if keep:
+                box.idle_since = time.monotonic()
+                self._kept.append(box)
+                while len(self._kept) > self.reuse:
+                    evicted.append(self._kept.popleft())
+            self._lock.notify_all()
+        if why:
+            log.warning("warm container %s not reused: %s", box.container.id[:12], why)
+        for gone in evicted + ([] if keep else [box]):
+            gone.remove_now()
+        self._done(bot)
+
+    def _remove(self, box: WarmBox, bot: PooledBot | None) -> None:
+        box.remove_now()
+        self._done(bot)
+
+    def _done(self, bot: PooledBot | None) -> None:
+        if bot is not None:
+            bot.released()
+        with self._lock:
+            self._pending -= 1
+            self._lock.notify_all()
+        self._refresh()
+
+    def _discard(self, box: WarmBox) -> None:
+        """Remove an idle container that is no good (dead, too old) in the background."""
+        with self._lock:
+            self._pending += 1
+        try:
+            self._remover.submit(self._remove, box, None)
+        except RuntimeError:
+            self._remove(box, None)
+
+    def kept(self) -> list[WarmBox]:
+        """The reset containers kept for their versions, least recently used first (tests)."""
+        with self._lock:
+            return list(self._kept)
 
     # -- removal -------------------------------------------------------------------------------
-    def discard(self, bot: PooledBot) -> None:
-        """Remove a closed bot's container in the background (then top the pools up); here and now
-        when no thread can be started (interpreter exit)."""
-        with self._lock:
-            self._pending_removals += 1
-        try:
-            self._remover.submit(self._remove, bot)
-        except RuntimeError:
-            self._remove(bot)
-
-    def _remove(self, bot: PooledBot) -> None:
-        try:
-            bot.remove_now()
-        finally:
-            with self._lock:
-                self._pending_removals -= 1
-                self._lock.notify_all()
-            self._refresh()
-
     def _refresh(self) -> None:
-        """Refill every recently used pool; replace idle containers that grew too old."""
+        """Refill every recently used pool; remove idle containers idle for too long."""
         now = time.monotonic()
-        stale: list[_Slot] = []
+        stale: list[WarmBox] = []
         with self._lock:
-            for queue in self._idle.values():
-                while queue and now - queue[0].born > self.max_idle_s:
-                    stale.append(queue.popleft())
+            for queue in (*self._idle.values(), self._kept):
+                for box in [b for b in queue if now - b.idle_since > self.max_idle_s]:
+                    queue.remove(box)
+                    stale.append(box)
             for limits, used in self._used.items():
                 if now - used < self.max_idle_s:
                     self._top_up(limits)
-        for slot in stale:
-            slot.bot.close(grace_s=0)
+        for box in stale:
+            self._discard(box)
 
     def settle(self, timeout_s: float = 60.0) -> bool:
-        """Wait until no removal is pending. True if none is."""
+        """Wait until no reset or removal is pending. True if none is."""
         deadline = time.monotonic() + timeout_s
         with self._lock:
-            while self._pending_removals:
+            while self._pending:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
@@ -307,18 +299,17 @@ class WarmPool:
             return True
 
     def shutdown(self) -> None:
-        """Stop filling, remove every idle container now (in parallel) and wait for pending
-        removals. At interpreter exit, and for tests and benchmarks."""
+        """Stop filling and reusing, remove every idle container now (in parallel) and wait
+        for pending resets and removals. At interpreter exit, and for tests and benchmarks."""
         with self._lock:
             self._closing = True
-            slots = [s for q in self._idle.values() for s in q]
+            boxes = [b for q in (*self._idle.values(), self._kept) for b in q]
             self._idle.clear()
+            self._kept.clear()
             self._lock.notify_all()
-        self._filler.shutdown(wait=True)  # a fill in progress ends in close()
-        for slot in slots:
-            slot.bot.sync_removal = True
+        self._filler.shutdown(wait=True)  # a fill in progress ends in removal
         # Plain threads: at interpreter exit, executors take no new work.
-        threads = [threading.Thread(target=s.bot.close, args=(0,)) for s in slots]
+        threads = [threading.Thread(target=b.remove_now) for b in boxes]
         for t in threads:
             t.start()
         for t in threads:

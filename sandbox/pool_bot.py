@@ -1,108 +1,82 @@
-"""A bot in a warm container (``sandbox.pool``): its stdin, stdout and stderr are FIFOs in the
-slot's ``io`` folder, read and written here directly (no engine on the per-move path, unlike
-an attach socket). The container itself is removed in the background after :meth:`close`."""
+"""A bot in a warm container (``sandbox.pool``), for one match: its stdin, stdout and stderr are
+FIFOs in the slot's ``io`` folder, read and written here directly (no engine on the per-move
+path, unlike an attach socket). How it ended comes from the container's supervisor
+(``sandbox.pool_box``). After :meth:`close` the pool resets the container for the next match
+of the same bot version, or removes it, in the background."""
 
 from __future__ import annotations
 
 import contextlib
-import errno
-import logging
 import os
-import select
-import shutil
 import threading
-import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sandbox.base import Limits, SandboxError
 from sandbox.docker_bot import ContainerBot
-from sandbox.docker_engine import inspect_exit, remove
+from sandbox.docker_engine import exit_reason_of, inspect_exit
 from sandbox.live import CONTAINERS
-from sandbox.pool_slot import HELLO
+from sandbox.pool_box import WarmBox, open_stdin
 
 if TYPE_CHECKING:
-    from sandbox.pool import WarmPool
+    from pathlib import Path
 
-log = logging.getLogger("sandbox.pool")
+    from sandbox.pool import WarmPool
 
 
 class PooledBot(ContainerBot):
     pooled = True
 
-    def __init__(
-        self,
-        pool: WarmPool,
-        container: Any,
-        folder: Path,
-        out_fd: int,
-        err_fd: int,
-        limits: Limits,
-    ) -> None:
-        super().__init__(limits, {}, stdin=-1, stdout=out_fd, stderr=err_fd)
+    def __init__(self, pool: WarmPool, box: WarmBox, labels: dict[str, str]) -> None:
+        # The match's bot takes the read ends the box opened for this match's loader.
+        out, err = box.out, box.err
+        box.out = box.err = -1
+        super().__init__(box.limits, dict(labels), stdin=-1, stdout=out, stderr=err)
         self.pool = pool
-        self.sandbox = pool.sandbox
-        self.container = container
-        self.folder = folder
-        self._hello = bytearray()
-        self._inspect_later = False
+        self.box = box
         self._killed_by_us = False
-        self._removed = threading.Event()
-        #: remove in the caller's thread on close (at shutdown), not in the background
+        self._released = threading.Event()
+        #: release in the caller's thread on close (at shutdown), not in the background
         self.sync_removal = False
 
-    # -- the pool's side -----------------------------------------------------------------------
-    def wait_hello(self, timeout_s: float) -> bool:
-        """Read the loader's hello (exactly its bytes: nothing of the bot's comes before it)."""
-        deadline = time.monotonic() + timeout_s
-        while len(self._hello) < len(HELLO):
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self._out], [], [], left)[0]:
-                return False
-            try:
-                data = os.read(self._out, len(HELLO) - len(self._hello))
-            except BlockingIOError:
-                continue
-            if not data:
-                self._out_eof = True
-                return False
-            self._hello += data
-        return bytes(self._hello) == HELLO
+    @property
+    def container(self) -> Any:
+        return self.box.container
 
-    def idle_alive(self) -> bool:
-        """An idle loader writes nothing: readable stdout (data or end) means it is gone."""
-        if self._pipes_closed or self._out_eof:
-            return False
-        return not select.select([self._out, self._err], [], [], 0)[0]
+    @property
+    def folder(self) -> Path:
+        return self.box.folder
 
     def begin(self, entry: str) -> None:
         """Open the loader's stdin and name the entry: it execs the bot."""
-        try:
-            # Non-blocking: with no reader (a dead loader) this fails at once with ENXIO.
-            self._in = os.open(
-                self.folder / "io" / "stdin", os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC
-            )
-        except OSError as e:
-            if e.errno == errno.ENXIO:
-                raise SandboxError("the warm container's loader is not waiting") from None
-            raise
+        self._in = open_stdin(self.box.io)
         self.send_line(entry)
 
     def disown(self) -> None:
-        """In a forked child: this bot is the parent's. Never read, write, close or remove it
+        """In a forked child: this bot is the parent's. Never read, write, close or release it
         from here (its descriptor numbers may already belong to something else)."""
         self._pipes_closed = True
         self.closed = True
         CONTAINERS.discard(self)
 
     # -- ending --------------------------------------------------------------------------------
+    def _inspect_exit(self, wait_s: float) -> str | None:
+        """How the bot ended: its supervisor's report, or the engine's when the supervisor
+        is gone (the container stopped: it was killed with the supervisor, or ran out of
+        memory)."""
+        try:
+            end = self.box.bot_end(wait_s)
+        except EOFError:
+            return inspect_exit(self.container, self._stderr, wait_s)
+        if end is None:
+            return None
+        code, oom = end
+        status = 128 - code if code < 0 else code
+        return exit_reason_of({"ExitCode": status, "OOMKilled": oom and code < 0}, self._stderr)
+
     def exit_reason(self) -> str | None:
         if self._reason is not None:
             return self._reason
         if self.closed:
-            if self._inspect_later:
-                self._removed.wait(self.sandbox.api_timeout_s)  # the remover reads it first
-            return self._reason or "exited"
+            return "exited"
         if not self._out_eof:
             return None
         self._reason = self._inspect_exit(wait_s=1.0)
@@ -117,38 +91,23 @@ class PooledBot(ContainerBot):
             with contextlib.suppress(OSError):
                 self._drain_err()
         if self._out_eof and self._reason is None:
-            self._inspect_later = True  # ended by itself: the remover asks the engine how
-        elif self._reason is None:
+            self._reason = self._inspect_exit(wait_s=0.5)
+        if self._reason is None:
             self._killed_by_us = True
             self._reason = "killed: ended by the referee"
         # Our ends closed first: a bot blocked writing gets EPIPE instead of hanging.
         self.close_pipes()
 
     def _release(self) -> None:
-        if self.sync_removal:
-            self.remove_now()
-        else:
-            self.pool.discard(self)
-
-    def remove_now(self) -> None:
-        """Read the exit reason if it is still owed, remove the container and the slot's
-        folder. In the pool's remover thread; never raises."""
         try:
-            self.close_pipes()
-            if self._inspect_later and self._reason is None:
-                self._reason = inspect_exit(self.container, self._stderr, wait_s=0.5)
-                if self._reason is None:
-                    self._killed_by_us = True
-                    self._reason = "killed: ended by the referee"
-            if not remove(self.container):
-                log.error("bot container %s left for the reaper", self.container.id)
-            shutil.rmtree(self.folder, ignore_errors=True)
-        except Exception as e:
-            log.error("removing pooled bot container failed: %s", e)
+            self.pool.release(self)
         finally:
-            self._removed.set()
             CONTAINERS.discard(self)
 
+    def released(self) -> None:
+        """The pool is done with this bot's container: reset for its version, or removed."""
+        self._released.set()
+
     def wait_removed(self, timeout_s: float) -> bool:
-        """Wait until the container is gone (the remover runs in the background)."""
-        return self._removed.wait(timeout_s)
+        """Wait until this match's container is gone or reset (in the background)."""
+        return self._released.wait(timeout_s)

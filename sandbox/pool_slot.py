@@ -1,6 +1,6 @@
 """A warm container's slot: its folder on the host (an empty ``code/`` bind-mounted read-only at
-``/bot``, an ``io/`` folder of three FIFOs at ``/run/arena``), the loader it runs until a
-match names its bot, and putting the bot's code in at match start.
+``/bot``, an ``io/`` folder of FIFOs at ``/run/arena``), the supervisor it runs
+(``sandbox.pool_supervisor``), and putting the bot's code in at its first match.
 
 Why a host folder and not ``put_archive``: the engine (20.10) refuses to write into a
 read-only container's tmpfs (measured: HTTP 500), and a loader that unpacked code sent over
@@ -10,6 +10,7 @@ path does not already need (``ARENA_BOT_DIR`` visible to the engine at the same 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
@@ -24,39 +25,21 @@ from sandbox.docker_spec import BOT_UID, LABEL
 SLOT_PREFIX = "pool-"
 #: where a pooled container sees its FIFOs (a read-only bind: a FIFO opens on one all the same)
 IO_DIR = "/run/arena"
-#: what the loader writes once its interpreter is up; never reaches the referee
-HELLO = b"meeple-arena-pool-ready\n"
-#: The loader, run as ``python3 -I -S -c LOADER`` (isolated, no site: about 10 ms to start).
-#: It holds its stdin FIFO open read-write (so that our open for writing never finds it
-#: without a reader, and its reads block instead of seeing an end), says hello, waits for the
-#: entry line (one byte at a time, so that nothing after it, the referee's ``start``, is
-#: swallowed), reopens stdin read-only (we hold the writing end by then) and drops its own
-#: writer (so the bot sees the end of its input when we close ours), makes the FIFOs its
-#: stdin, stdout and stderr, and execs the bot (the same command as ``docker_spec.run_command``).
-LOADER = f"""\
-import os
-w = os.open('{IO_DIR}/stdin', os.O_RDWR)
-o = os.open('{IO_DIR}/stdout', os.O_WRONLY)
-e = os.open('{IO_DIR}/stderr', os.O_WRONLY)
-os.write(o, {HELLO!r})
-b = b''
-while not b.endswith(b'\\n'):
-    b += os.read(w, 1)
-i = os.open('{IO_DIR}/stdin', os.O_RDONLY)
-os.close(w)
-for fd, std in ((i, 0), (o, 1), (e, 2)):
-    os.dup2(fd, std)
-    os.close(fd)
-os.chdir('/bot')
-os.execvp('python3', ['python3', '-u', b.decode().strip()])
-"""
-LOADER_COMMAND = ["python3", "-I", "-S", "-c", LOADER]
+#: The program each warm container runs (``sandbox.pool_supervisor``, sent as its source:
+#: ``python3 -I -S -c``, isolated and without site, about 10 ms to start). It starts each match's
+#: bot as its child and resets the container between matches of one bot version.
+SUPERVISOR = (Path(__file__).with_name("pool_supervisor.py")).read_text()
+LOADER_COMMAND = ["python3", "-I", "-S", "-c", SUPERVISOR]
+#: the bot's FIFOs, made afresh for every match; the supervisor's two, made once
+BOT_FIFOS = ("stdin", "stdout", "stderr")
+CONTROL_FIFOS = ("ctl", "ack")
 
 
 def make_slot_folder() -> Path:
-    """A fresh slot folder with an empty ``code/`` and an ``io/`` of three FIFOs owned by the
-    bot. The slot is 0711: the engine and the bot reach its parts by name, other users of the
-    host cannot list it (so cannot find the FIFOs)."""
+    """A fresh slot folder with an empty ``code/`` and an ``io/`` of five FIFOs owned by the
+    bot (its stdin, stdout and stderr, the supervisor's ``ctl`` and ``ack``). The slot is
+    0711: the engine and the bot reach its parts by name, other users of the host cannot list
+    it (so cannot find the FIFOs)."""
     folder = Path(tempfile.mkdtemp(prefix=SLOT_PREFIX, dir=bot_dir_base()))
     try:
         os.chmod(folder, 0o711)  # nosec
@@ -65,7 +48,7 @@ def make_slot_folder() -> Path:
         io = folder / "io"
         io.mkdir(mode=0o711)
         os.chmod(io, 0o711)  # nosec
-        for name in ("stdin", "stdout", "stderr"):
+        for name in BOT_FIFOS + CONTROL_FIFOS:
             os.mkfifo(io / name, 0o600)
             give_to_bot(io / name)
     except BaseException:
@@ -83,6 +66,24 @@ def give_to_bot(path: Path) -> None:
         os.chmod(path, 0o666)  # nosec: reachable only through the random slot name
     else:
         os.chmod(path, 0o600)
+
+
+def renew_bot_fifos(io: Path) -> None:
+    """New stdin, stdout and stderr FIFOs for the next match in a reused container: whatever
+    held the old ones (nothing, after a clean reset) is not connected to the new."""
+    for name in BOT_FIFOS:
+        (io / name).unlink(missing_ok=True)
+        os.mkfifo(io / name, 0o600)
+        give_to_bot(io / name)
+
+
+def seal(path: Path) -> None:
+    """Make a FIFO that both ends hold open unopenable from now on (mode 0, root's where we
+    can): the bot, the same uid as the supervisor, cannot open its control channel. The
+    container cannot change it back (the folder is a read-only mount there)."""
+    with contextlib.suppress(PermissionError):
+        os.chown(path, 0, 0)
+    os.chmod(path, 0)
 
 
 def put_code(src: Path, dest: Path) -> None:

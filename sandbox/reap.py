@@ -35,8 +35,9 @@ def reap_orphans(max_age_hours: float = 6.0) -> dict[str, int]:
 def remove_old_bot_dirs(max_age_s: float) -> int:
     """Delete ``prepare_bot`` copies (``bot-*`` in the bot folder) and warm-pool slots
     (``pool-*``: a container's code and FIFO folders) not touched for ``max_age_s``: left by a
-    referee or worker that died before cleaning up. A live pool replaces its idle containers
-    long before (``WarmPool.max_idle_s``, 30 minutes)."""
+    referee or worker that died before cleaning up. A live pool replaces its containers long
+    before (idle ones after ``WarmPool.max_idle_s``, 30 minutes; a reused one after
+    ``max_life_s``, an hour)."""
     import shutil
     import time
 

@@ -1,8 +1,10 @@
 """The hostile-bot suite: one bot per attack (tests/sandbox/hostile/), each in seat 0 of a real
 match against well-behaved bots, under each backend.
 
-Backends: process, Docker cold (a container started per seat) and Docker with a warm pool
-(every seat served by a pre-started container). Each test asserts that the fault is recorded,
+Backends: process, Docker cold (a container started per seat), Docker with a warm pool (every
+seat served by a pre-started container, removed after its match) and Docker with a warm pool
+that reuses containers (each attack played twice: the second match in the containers the
+first left, reset, wherever the reset succeeded). Each test asserts that the fault is recorded,
 that the other seats finish their match without a fault, that no process or container remains,
 and that the host is untouched (canary files, secrets, listeners). Docker runs are marked
 ``docker`` (they fail under CI=true without an
@@ -150,10 +152,49 @@ def _container_exists(sb: Sandbox, container_id: str) -> bool:
 
 
 def _play_hostile(name: str, sb: Sandbox, game: str, players: int, listener) -> None:
+    reuse = getattr(sb, "reuse", 0) > 0 and getattr(sb, "pool", None) is not None
+    kept_before: list = []
+    for run in range(2 if reuse else 1):
+        _play_hostile_once(name, sb, game, players, listener, run)
+        if reuse:
+            kept_before = _check_reused(name, sb, players, run, kept_before)
+
+
+#: attacks that leave a container no reset can take back (the supervisor killed with the bot)
+RESET_FAILS = {"signal_parent"}
+
+
+def _check_reused(name: str, sb: Sandbox, players: int, run: int, kept_before: list) -> list:
+    """After a match with reuse: each container is either removed, or kept idle and seen clean
+    by the engine (tini, supervisor, loader) and the host; on the second run, the attack's
+    seat had the container the first run left (unless its reset is expected to fail)."""
+    started = sb.started[-players:]  # type: ignore[attr-defined]
+    pool = sb.pool  # type: ignore[attr-defined]
+    kept = pool.kept()
+    for b in started:
+        assert b.wait_removed(60), "a container neither reset nor removed"
+        if b.box in kept:
+            top = b.container.top()["Processes"]
+            assert len(top) == 3, f"{name}: left in a kept container: {top}"
+            assert b.box.host_check() == "", name
+        else:
+            assert b.box.wait_removed(60) and not _container_exists(sb, b.container.id)
+            assert not b.folder.exists(), "code folder left"
+    hostile = started[0].box
+    if run == 0:
+        assert (hostile in kept) is (name not in RESET_FAILS), f"{name}: kept is {hostile in kept}"
+    elif name not in RESET_FAILS:
+        assert hostile in kept_before, f"{name}: the second match did not reuse the container"
+    return kept
+
+
+def _play_hostile_once(
+    name: str, sb: Sandbox, game: str, players: int, listener, run: int = 0
+) -> None:
     exp = EXPECT[name]
     for t in WRITE_TARGETS:
         assert not t.exists(), f"{t} exists before the test"
-    match_id = f"hostile-{name}-{sb.name}-{os.getpid()}"
+    match_id = f"hostile-{name}-{sb.name}-{os.getpid()}-{run}"
     bots = [str(HOSTILE / f"{name}.py")] + [str(BOTS / "good.py")] * (players - 1)
     pool = getattr(sb, "pool", None)
     if pool is not None:  # every seat from the warm pool, not one cold start
@@ -187,9 +228,14 @@ def _play_hostile(name: str, sb: Sandbox, game: str, players: int, listener) -> 
         assert int(log.split("fork refused after ")[1].split(":")[0]) < LIMITS.pids, log
 
     # nothing remains
-    bots_started = sb.started  # type: ignore[attr-defined]
+    bots_started = sb.started[-players:]  # type: ignore[attr-defined]
     assert len(bots_started) == players
-    if sb.name == "docker":
+    reused = getattr(sb, "reuse", 0) > 0 and pool is not None
+    if sb.name == "docker" and reused:
+        assert _bot_container_ids(sb, match_id) == []
+        assert all(b.pooled for b in bots_started), "a seat was not served by the pool"
+        assert sb.settle(60), "pooled containers neither reset nor removed"  # type: ignore[attr-defined]
+    elif sb.name == "docker":
         assert _bot_container_ids(sb, match_id) == []
         if pool is not None:
             assert all(b.pooled for b in bots_started), "a seat was not served by the pool"
@@ -244,8 +290,8 @@ def process_backend() -> Sandbox:
 class RecordingDockerSandbox(DockerSandbox):
     """The Docker backend (cold, or with a warm pool), keeping the bots it started."""
 
-    def __init__(self, pool_size: int) -> None:
-        super().__init__(pool_size=pool_size)
+    def __init__(self, pool_size: int, reuse: int = 0) -> None:
+        super().__init__(pool_size=pool_size, reuse=reuse)
         self.started: list = []
 
     def start(self, code, *, labels, limits):
@@ -254,13 +300,15 @@ class RecordingDockerSandbox(DockerSandbox):
         return bot
 
 
-@pytest.fixture(params=["cold", "pool"])
+@pytest.fixture(params=["cold", "pool", "reuse"])
 def docker_backend(request, small_game) -> Iterator[Sandbox]:
-    """Docker cold (a container started per seat) and with a warm pool holding one
-    container per seat (so that every seat of the match comes from the pool)."""
+    """Docker cold (a container started per seat), with a warm pool holding one container per
+    seat (so that every seat of the match comes from the pool), and the same pool reusing
+    containers for later matches of the same bot (room kept for every seat's)."""
     docker_or_fail()
     players = small_game[1]
-    sb = RecordingDockerSandbox(pool_size=players if request.param == "pool" else 0)
+    size = 0 if request.param == "cold" else players
+    sb = RecordingDockerSandbox(size, reuse=2 * players if request.param == "reuse" else 0)
     yield sb
     if sb.pool is not None:
         sb.pool.shutdown()

@@ -1,7 +1,8 @@
 """The warm pool of Docker containers (sandbox/pool.py) against a real engine: pooled containers
-are locked down like cold ones, a bot sees exactly what it sees in a cold container, a container
-serves one bot only, clean-up (close, reap by match, shutdown) and the fallbacks. Marked
-``docker``; the hostile suite runs against the pool too (test_sandbox_hostile.py)."""
+are locked down like cold ones, a bot sees exactly what it sees in a cold container, without
+reuse a container serves one bot only, clean-up (close, reap by match, shutdown) and the
+fallbacks. Marked ``docker``; reuse between matches of one version is test_pool_reuse.py's, and
+the hostile suite runs against the pool with and without reuse (test_sandbox_hostile.py)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ print("bye", file=sys.stderr, flush=True)
 @pytest.fixture
 def pooled() -> Iterator[DockerSandbox]:
     docker_or_fail()
-    sb = DockerSandbox(pool_size=2)
+    sb = DockerSandbox(pool_size=2, reuse=0)
     assert sb.pool is not None
     assert sb.pool.wait_full(LIMITS, 120)
     yield sb
@@ -79,7 +80,6 @@ def test_pooled_container_is_locked_down_like_a_cold_one(pooled, prepared) -> No
             "SecurityOpt",
             "Memory",
             "MemorySwap",
-            "PidsLimit",
             "NanoCpus",
             "LogConfig",
             "Tmpfs",
@@ -91,6 +91,8 @@ def test_pooled_container_is_locked_down_like_a_cold_one(pooled, prepared) -> No
         ]
         for key in same:
             assert a["HostConfig"][key] == b["HostConfig"][key], key
+        # one more process for the supervisor: the bot keeps the budget it has cold
+        assert a["HostConfig"]["PidsLimit"] == b["HostConfig"]["PidsLimit"] + 1 == LIMITS.pids + 1
         assert a["HostConfig"]["NetworkMode"] == "none" and a["HostConfig"]["ReadonlyRootfs"]
         assert a["Config"]["User"] == "65534:65534"
         assert a["Config"]["Env"] == b["Config"]["Env"]
@@ -130,7 +132,7 @@ def test_a_pooled_bot_sees_what_a_cold_one_sees(pooled, prepared, tmp_path) -> N
     assert warm["stdin_fifo"] and cold["stdin_fifo"]
 
 
-def test_a_container_serves_one_bot_only(pooled, prepared) -> None:
+def test_without_reuse_a_container_serves_one_bot_only(pooled, prepared) -> None:
     code = prepared(BOTS / "echo.py")
     pool = pooled.pool
     assert pool is not None
@@ -172,10 +174,10 @@ def test_a_pool_that_cannot_fill_falls_back_to_cold_starts(prepared, monkeypatch
     sb = DockerSandbox(pool_size=1)
     assert sb.pool is not None
 
-    def refuse(limits):  # e.g. the slot folder's disk is full
+    def refuse(sandbox, limits, hello_timeout_s):  # e.g. the slot folder's disk is full
         raise SandboxError("no room for a slot folder")
 
-    monkeypatch.setattr(sb.pool, "_start_one", refuse)
+    monkeypatch.setattr("sandbox.pool_fill.start_box", refuse)
     try:
         bot = sb.start(
             prepared(BOTS / "echo.py"), labels={"test": "1", "match": "pool-miss"}, limits=LIMITS
@@ -212,7 +214,7 @@ def test_a_dead_idle_container_is_skipped(pooled, prepared) -> None:
     victim = pool.idle_bots(LIMITS)[0]
     victim.container.kill()  # e.g. the engine restarted, or an admin cleaned up
     bot = pooled.start(prepared(BOTS / "echo.py"), labels={"test": "1"}, limits=LIMITS)
-    assert bot is not victim
+    assert isinstance(bot, PooledBot) and bot.box is not victim
     bot.send_line("{}")
     assert bot.read_line(30) == '{"echo": {}}'
     bot.close()
