@@ -45,14 +45,15 @@ def entry_context(request: HttpRequest, t: Tournament) -> dict[str, Any]:
     draft = t.status == TournamentStatus.DRAFT
     managing = may_manage(user, t)
     may_enter = draft and entries.may_enter(user, t)
+    mine = entries.entries_of(user, t) if may_enter else []
+    versions = entries.qualified_versions(user, t) if may_enter else BotVersion.objects.none()
     context: dict[str, Any] = {
         "can_manage": managing,
         "window": entries.window_state(t),
         "may_enter": may_enter,
-        "my_entries": entries.entries_of(user, t) if may_enter else [],
-        "my_versions": list(entries.qualified_versions(user, t)[:ADDABLE_SHOWN])
-        if may_enter
-        else [],
+        "my_entries": mine,
+        # What may be entered or swapped in: not what is entered already.
+        "my_versions": list(versions.exclude(pk__in=[v.pk for v in mine])[:ADDABLE_SHOWN]),
     }
     if managing and draft:
         context["entrant_rows"] = list(

@@ -51,7 +51,10 @@ def test_a_user_enters_swaps_and_withdraws_on_the_page(
     client.post(url, {"action": "enter", "version": second.pk})
     assert set(t.entrants.all()) == {second}
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
-    assert "b</a>" in page or "b <span" in page  # the entered bot is listed
+    # The entry is listed with its Withdraw button; the swap offers the other version only.
+    assert f'name="version" value="{second.pk}">' in page and "Withdraw" in page
+    assert f'<option value="{first.pk}">' in page
+    assert f'<option value="{second.pk}">' not in page
     client.post(url, {"action": "withdraw", "version": second.pk})
     assert t.entrants.count() == 0
 
