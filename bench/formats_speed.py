@@ -7,12 +7,12 @@ Results are drawn at random (ties included); the slowest round of the tournament
 Times are CPU seconds of this process (time.process_time), so a busy machine changes them little.
 
     python bench/formats_speed.py [--rounds 6] [--markdown]
-    python bench/formats_speed.py --pairing 256,512,1000 [--late 40] [--markdown]
+    python bench/formats_speed.py --pairing 256,512,1000 [--seats 2] [--late 40] [--markdown]
 
-``--pairing``: two-seat Swiss ``next_round`` alone (what a league round pays to pair), CPU
-seconds for rounds 1-3 and one late round (the rows of the rounds between are filled with
-random results against random opponents, without planning them, so a late round costs no more
-to reach than the first ones).
+``--pairing``: Swiss ``next_round`` alone (what a league round pays to pair) at ``--seats``
+seats, CPU seconds for rounds 1-3 and one late round (the rows of the rounds between are
+filled with random results against random opponents, without planning them, so a late round
+costs no more to reach than the first ones).
 """
 
 from __future__ import annotations
@@ -76,26 +76,28 @@ def measure(fmt: str, players: int, n: int, rounds: int) -> dict[str, float]:
     return {"rounds": number, "first_s": first, "worst_s": worst, "mean_s": total / number}
 
 
-def _random_history(rows: dict[str, StandingRow], rounds: int, rng: Rng) -> None:
-    """``rounds`` rounds of results written straight into the rows (each round a random
-    perfect pairing): the state a late round of a big league starts from."""
+def _random_history(rows: dict[str, StandingRow], rounds: int, rng: Rng, seats: int = 2) -> None:
+    """``rounds`` rounds of results written straight into the rows (each round a random split
+    into tables of ``seats``): the state a late round of a big league starts from."""
     names = sorted(rows)
     for _ in range(rounds):
         order = names[:]
         for i in range(len(order) - 1, 0, -1):  # Fisher-Yates with the seeded generator
             j = rng.below(i + 1)
             order[i], order[j] = order[j], order[i]
-        for a, b in zip(order[::2], order[1::2], strict=False):
-            ranks = [(1, 2), (1, 1), (2, 1)][rng.below(3)]
-            for seat, (bot, pts) in enumerate(zip((a, b), match_points(ranks), strict=True)):
-                rows[bot].count_match(seat, [a, b], ranks, pts)
+        for k in range(0, len(order) - seats + 1, seats):
+            table = order[k : k + seats]
+            scores = [rng.below(3) for _ in table]
+            ranks = [1 + sum(o > s for o in scores) for s in scores]
+            for seat, (bot, pts) in enumerate(zip(table, match_points(ranks), strict=True)):
+                rows[bot].count_match(seat, table, ranks, pts)
     for row in rows.values():
         row.buchholz = float(sum(rows[o].points * k for o, k in row.opponents.items()))
 
 
-def pairing(n: int, late: int) -> dict[str, float]:
+def pairing(n: int, late: int, seats: int = 2) -> dict[str, float]:
     """CPU seconds of ``next_round`` for rounds 1-3 (after random results) and round ``late``."""
-    options = FormatOptions(players=2, rounds=late + 1, seed=1)
+    options = FormatOptions(players=seats, rounds=late + 1, seed=1)
     rng = Rng(11)
     rows = new_standings([f"bot{i:04d}" for i in range(n)])
     out: dict[str, float] = {}
@@ -109,17 +111,17 @@ def pairing(n: int, late: int) -> dict[str, float]:
             scores = [rng.below(3) for _ in m.bots]
             results.append(Result(m.bots, tuple(1 + sum(o > s for o in scores) for s in scores)))
         rows = record_round("swiss", rows, number, results, options, planned=rnd)
-    _random_history(rows, late - 4, rng)
+    _random_history(rows, late - 4, rng, seats)
     t = time.process_time()
     next_round("swiss", rows, late - 1, options)
     out[f"round {late}"] = time.process_time() - t
     return out
 
 
-def pairing_main(sizes: list[int], late: int, markdown: bool) -> None:
-    measured = [(n, pairing(n, late)) for n in sizes]
+def pairing_main(sizes: list[int], late: int, markdown: bool, seats: int = 2) -> None:
+    measured = [(n, pairing(n, late, seats)) for n in sizes]
     cols = ["entrants", *measured[0][1]]
-    table = Table(title="Two-seat Swiss: next_round alone, CPU s")
+    table = Table(title=f"{seats}-seat Swiss: next_round alone, CPU s")
     for col in cols:
         table.add_column(col, justify="right")
     for n, m in measured:
@@ -136,12 +138,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=6, help="rounds measured per row")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table too")
-    parser.add_argument("--pairing", help="two-seat Swiss pairing only, at these sizes (a,b,c)")
+    parser.add_argument("--pairing", help="Swiss pairing only, at these sizes (a,b,c)")
+    parser.add_argument("--seats", type=int, default=2, help="seats a table, for --pairing")
     parser.add_argument("--late", type=int, default=40, help="the late round --pairing times")
     args = parser.parse_args()
     if args.pairing:
         sizes = [int(x) for x in args.pairing.split(",")]
-        pairing_main(sizes, args.late, args.markdown)
+        pairing_main(sizes, args.late, args.markdown, args.seats)
         return
     rows = [(c, measure(*c, args.rounds)) for c in CASES]
     table = Table(title="One round of a format: record_round + next_round")

@@ -1,6 +1,6 @@
 """CPU, queries and bytes of the list endpoints issue 24 named (the ladder API, the game page
-with its held lists, the match API's filters), in-process with Django's test client: the
-median of ``--runs`` warm requests, server CPU only (``time.process_time``).
+with its held lists, the match API's filters, the API schema), in-process with Django's test
+client: the median of ``--runs`` warm requests, server CPU only (``time.process_time``).
 
 Run ``bench/fill_scale.py`` first (same ``DATABASE_URL`` and ``ARENA_DATA_DIR``).
 
@@ -40,6 +40,7 @@ def urls() -> dict[str, str]:
         "API matches ?ordering=id": "/api/matches/?ordering=id",
         "API matches ?game=&status=": f"/api/matches/?game={game}&status=finished",
         "API matches ?owner=": f"/api/matches/?owner={targets['owner']}",
+        "API schema": "/api/schema/",
     }
 
 

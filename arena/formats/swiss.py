@@ -1,12 +1,10 @@
 """Swiss: rounds paired by the standings (a maximum-weight matching at two seats, over the
 whole field or, above a few dozen entrants, blocks of it: ``arena.formats.pairing``; searched
-score-group tables at three or more)."""
+score-group tables at three or more: ``arena.formats.swiss_tables``)."""
 
 from __future__ import annotations
 
 import math
-from collections import Counter
-from itertools import combinations
 
 from arena.formats.base import (
     FormatError,
@@ -18,11 +16,10 @@ from arena.formats.base import (
     order_key,
 )
 from arena.formats.pairing import swiss_pairs
+from arena.formats.swiss_tables import SEARCH_BUDGET, split_tables
 from arena.formats.tables import check_common, seat_table, table_sizes
 
-#: Node budget of the exact search for repeat-free multiplayer Swiss tables; past it the
-#: tables are built greedily (fewest repeats first) instead.
-SEARCH_BUDGET = 20_000
+__all__ = ["SEARCH_BUDGET", "Swiss"]
 
 
 class Swiss:
@@ -31,7 +28,8 @@ class Swiss:
     order, repeats as few pairings as possible, gives the bye to someone with fewest byes,
     pairs equal scores, pairs neighbours in the standings, gives the bye to the lowest. Three
     or more seats: score-group tables cut from the standings top down, searched for tables
-    where nobody has met (exactly, within a budget), else greedily with fewest repeats."""
+    where nobody has met (exactly, within a budget; in blocks of a big field), else greedily
+    with fewest repeats."""
 
     name = "swiss"
     _TAG = 2
@@ -73,64 +71,19 @@ class Swiss:
         return sorted(rows.values(), key=order_key)
 
 
-def _met(a: StandingRow, b: StandingRow) -> int:
-    return a.opponents.get(b.bot, 0)
-
-
 def _swiss_tables(
     ordered: list[StandingRow], options: FormatOptions
 ) -> tuple[list[list[str]], list[str]]:
     """Score-group tables of three or more: byes to the lowest placed among those with
     fewest byes; then tables top down from neighbours in the standings, none repeating a
-    meeting if that can be found within :data:`SEARCH_BUDGET`, else fewest repeats."""
+    meeting if the search finds such a split (``arena.formats.swiss_tables``), else fewest
+    repeats."""
     sizes = table_sizes(len(ordered), options.players, options.smallest)
     spare = len(ordered) - sum(sizes)
     placed = list(enumerate(ordered))
     bye_rows = sorted(placed, key=lambda ir: (ir[1].byes, -ir[0]))[:spare]
     bye_names = {r.bot for _, r in bye_rows}
     pool = [r for r in ordered if r.bot not in bye_names]
-    found = _repeat_free(pool, sizes)
-    tables = found if found is not None else _fewest_repeats(pool, sizes)
+    tables = split_tables(pool, sizes)
     byes = [r.bot for r in ordered if r.bot in bye_names]
     return [[r.bot for r in t] for t in tables], byes
-
-
-def _repeat_free(pool: list[StandingRow], sizes: list[int]) -> list[list[StandingRow]] | None:
-    """Depth-first, top of the standings first, candidates in standings order, larger tables
-    first: the first split into tables of ``sizes`` (in any order) with no two table-mates
-    who met before (None if there is none, or if the budget ran out)."""
-    budget = [SEARCH_BUDGET]
-
-    def search(rest: list[StandingRow], left: Counter[int]) -> list[list[StandingRow]] | None:
-        if not rest:
-            return []
-        head, others = rest[0], rest[1:]
-        fresh = [r for r in others if not _met(head, r)]
-        for size in sorted((s for s, k in left.items() if k), reverse=True):
-            for combo in combinations(fresh, size - 1):
-                budget[0] -= 1
-                if budget[0] < 0:
-                    return None
-                if any(_met(a, b) for a, b in combinations(combo, 2)):
-                    continue
-                taken = {r.bot for r in combo}
-                tail = search([r for r in others if r.bot not in taken], left - Counter([size]))
-                if tail is not None:
-                    return [[head, *combo], *tail]
-                if budget[0] < 0:
-                    return None
-        return None
-
-    return search(pool, Counter(sizes))
-
-
-def _fewest_repeats(pool: list[StandingRow], sizes: list[int]) -> list[list[StandingRow]]:
-    rest = list(pool)
-    tables = []
-    for size in sizes:
-        table = [rest.pop(0)]
-        while len(table) < size:
-            pick = min(range(len(rest)), key=lambda i: (sum(_met(rest[i], t) for t in table), i))
-            table.append(rest.pop(pick))
-        tables.append(table)
-    return tables
