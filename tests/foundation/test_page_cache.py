@@ -215,3 +215,17 @@ def test_no_page_kept_when_switched_off(settings: Any, game: Game) -> None:
     client = Client()
     for _ in range(2):
         assert HEADER not in client.get("/games/")
+
+
+def test_a_kept_page_is_served_compressed_to_who_takes_gzip(game: Game) -> None:
+    import gzip
+
+    client = Client()
+    drawn = client.get(f"/games/{game.slug}/")  # drawn and kept (the test client asks plain)
+    zipped = client.get(f"/games/{game.slug}/", HTTP_ACCEPT_ENCODING="gzip, deflate")
+    assert zipped[HEADER] == "hit" and zipped["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in zipped["Vary"] and "Cookie" in zipped["Vary"]
+    assert gzip.decompress(zipped.content) == drawn.content
+    plain = client.get(f"/games/{game.slug}/")
+    assert plain[HEADER] == "hit" and not plain.has_header("Content-Encoding")
+    assert plain.content == drawn.content
