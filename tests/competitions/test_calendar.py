@@ -13,6 +13,7 @@ from audiences.models import Audience, AudienceMember, AudienceRole
 from bots.models import BotVersion
 from competitions.models import League, Tournament, TournamentStatus
 from competitions.services.calendar import (
+    CALENDAR_ENTRY,
     CALENDAR_TASK,
     due_league_ids,
     due_round_tournaments,
@@ -262,7 +263,7 @@ def test_beat_runs_the_calendar_every_minute(db: None) -> None:
     import competitions.tasks
     from meeple.celery import app
 
-    entry = PeriodicTask.objects.get(task=CALENDAR_TASK)
+    entry = PeriodicTask.objects.get(name=CALENDAR_ENTRY, task=CALENDAR_TASK)
     assert entry.enabled and (entry.interval.every, entry.interval.period) == (1, "minutes")
     assert CALENDAR_TASK in app.tasks
     assert competitions.tasks.calendar_tick() == {

@@ -26,8 +26,10 @@ from competitions.services.tournaments import (
 
 log = logging.getLogger(__name__)
 
-#: The Celery task beat sends every minute (its entry: migration competitions 0008).
+#: The Celery task beat sends every minute, and its beat entry (a ``PeriodicTask`` made by
+#: migration competitions 0008; a test with a real beat may shorten its interval).
 CALENDAR_TASK = "competitions.calendar_tick"
+CALENDAR_ENTRY = "competitions: calendar tick"
 #: Most tournaments started, rounds scheduled and league rounds played in one tick: a tick
 #: stays short (each is a transaction of its own); what is left is still due a minute later.
 STARTS_PER_TICK = 20
