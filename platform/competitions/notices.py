@@ -21,7 +21,7 @@ def entrants_owners(t: Tournament) -> QuerySet[TournamentEntry, int]:
     and whoever is not a member must learn nothing of it: docs/permissions.md)."""
     entries = TournamentEntry.objects.filter(tournament=t, version__bot__is_builtin=False)
     if t.visibility == Visibility.PRIVATE:
-        members = AudienceMember.objects.filter(audience_id=t.audience_id).values("user_id")
+        members = AudienceMember.objects.filter(audience=t.audience_id).values("user_id")
         owner = "version__bot__owner_id"
         entries = entries.filter(Q(**{f"{owner}__in": members}) | Q(**{owner: t.organiser_id}))
     return (

@@ -74,7 +74,7 @@ class TournamentSitemap(_Paged):
         return item.created_at
 
 
-SECTIONS: dict[str, type[Sitemap]] = {
+SECTIONS: dict[str, type[Sitemap] | Sitemap] = {
     "games": GameSitemap,
     "bots": BotSitemap,
     "leagues": LeagueSitemap,

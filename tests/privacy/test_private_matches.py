@@ -3,8 +3,11 @@ organiser and staff only (lists, pages, the API), counted in no public counter."
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from catalog.models import Game
+from competitions.services.tournaments import create_tournament, start_tournament
 from django.test import Client
 from matches.models import Match
 from matches.services import recount_game_counters
@@ -15,7 +18,7 @@ from tests.privacy.world import SECRET_NAME, World
 pytestmark = pytest.mark.django_db
 
 
-def _client(user: object = None) -> Client:
+def _client(user: Any = None) -> Client:
     client = Client()
     if user is not None:
         client.force_login(user)
@@ -90,8 +93,6 @@ def test_cache_headers_keep_private_matches_out_of_shared_caches(world: World) -
 
 
 def test_a_private_tournament_rated_on_the_ladder_rates_its_matches(world: World) -> None:
-    from competitions.services.tournaments import create_tournament, start_tournament
-
     t = create_tournament(
         organiser=world.organiser,
         game=world.private.game,

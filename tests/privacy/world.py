@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bots.models import Bot, BotVersion
-from competitions.models import CompetitionMatch, Tournament
+from competitions.models import Tournament
 from competitions.services.leagues import create_league, run_league_round
 from competitions.services.membership import add_member
 from competitions.services.tournaments import create_tournament, start_tournament
@@ -48,15 +48,18 @@ class World:
 
 
 def _bump_ids(model: type[Any], start: int) -> None:
-    """Make the next id of ``model``'s table ``start + 1`` (SQLite and PostgreSQL)."""
+    """Make the next id of ``model``'s table past ``start`` and past every id it holds
+    (PostgreSQL's sequences outlive a test's rolled-back rows; SQLite's do not)."""
     table = model._meta.db_table
     with connection.cursor() as cursor:
+        cursor.execute(f"SELECT MAX(id) FROM {table}")  # a model's own table: no input
+        target = max(start, cursor.fetchone()[0] or 0)
         if connection.vendor == "postgresql":
-            cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), %s)", [table, start])
+            cursor.execute("SELECT setval(pg_get_serial_sequence(%s, 'id'), %s)", [table, target])
         else:
             cursor.execute("DELETE FROM sqlite_sequence WHERE name = %s", [table])
             insert = "INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)"
-            cursor.execute(insert, [table, start])
+            cursor.execute(insert, [table, target])
 
 
 def _bot(owner: Any, history: History, name: str) -> BotVersion:
@@ -89,8 +92,7 @@ def build_world(history: History) -> World:
     _finish_round(history, run_league_round(league, dispatch=False))
     public_match = public.matches.filter(seats__bot_version=theirs).order_by("pk")[0]
     play_match = _other_rows(history, staff, public_match)
-    for model in (Match, CompetitionMatch):
-        _bump_ids(model, PRIVATE_IDS_FROM)
+    _bump_ids(Match, PRIVATE_IDS_FROM)  # a match's competition link is keyed by the match
     _bump_ids(Tournament, PRIVATE_TOURNAMENT_FROM)
     private = create_tournament(
         organiser=organiser, game=history.game, name=SECRET_NAME, entrants=field_,
