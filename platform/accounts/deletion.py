@@ -19,7 +19,8 @@ from typing import Any
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog  # type: ignore[import-untyped]
 from bots.models import Bot, BotVersion, VersionStatus
 from bots.services import SYSTEM_USERNAME
-from competitions.models import LeagueStanding, Tournament
+from competitions.models import LeagueStanding, Tournament, TournamentEntry
+from competitions.results.data import names_stamp_key
 from competitions.selectors import table_stamp_key
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
@@ -28,7 +29,7 @@ from django.db import transaction
 from django.db.models import CharField, Q, Value
 from django.db.models.functions import Cast, Concat
 from django.utils import timezone
-from foundation import stamps
+from foundation import page_cache, stamps
 from ladder.models import LadderEntry
 from ladder.selectors import history_stamp_key
 from matches.models import MatchSeat
@@ -117,21 +118,29 @@ def delete_account(user: Any) -> DeletionSummary:
 def _bump_all(keys: list[str]) -> None:
     for key in keys:
         stamps.bump(key)
+    page_cache.retire_all()  # anonymous pages kept whole may name the bots or their owner
 
 
 def _cached_views_of(bot_ids: list[int]) -> list[str]:
     """The stamps of the cached parts that name these bots or their owner: their pages, their
-    games' leaderboards and the league tables they stand in (drawn afresh after the commit)."""
+    games' leaderboards, the league tables they stand in and the results of the tournaments
+    they entered (drawn afresh after the commit)."""
     games = Bot.objects.filter(pk__in=bot_ids).values_list("game_id", flat=True).distinct()
     leagues = (
         LeagueStanding.objects.filter(bot_id__in=bot_ids)
         .values_list("league_id", flat=True)
         .distinct()
     )
+    tournaments = (
+        TournamentEntry.objects.filter(version__bot_id__in=bot_ids)
+        .values_list("tournament_id", flat=True)
+        .distinct()
+    )
     return (
         [history_stamp_key(b) for b in bot_ids]
         + [board_stamp_key(g) for g in games]
         + [table_stamp_key(lg) for lg in leagues]
+        + [names_stamp_key(t) for t in tournaments]
     )
 
 

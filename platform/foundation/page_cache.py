@@ -30,6 +30,8 @@ from django.http.response import HttpResponseBase
 from django.middleware.gzip import re_accepts_gzip
 from django.utils.cache import patch_vary_headers
 
+from foundation import stamps
+
 #: What a part function returns: the values the page's content depends on, or None (do not
 #: keep this page).
 Parts = Sequence[object] | None
@@ -50,6 +52,15 @@ class PageRule:
 
 
 _rules: dict[str, PageRule] = {}
+
+#: A stamp in every page's key: ``retire_all`` bumps it when something every page may name
+#: changes at once (an account deleted: its bots renamed, its name gone).
+SITE_STAMP = "page-cache:site"
+
+
+def retire_all() -> None:
+    """Every kept page is drawn afresh on its next view (after the caller's commit)."""
+    stamps.bump(SITE_STAMP)
 
 
 def register(view_name: str, parts: PartsFunction, *, query: Iterable[str] = ()) -> None:
@@ -87,7 +98,8 @@ def page_key(request: HttpRequest, rule: PageRule, kwargs: dict[str, Any]) -> st
     if parts is None:
         return None
     query = sorted((n, request.GET[n]) for n in names)
-    text = repr((request.path, query, tuple(str(p) for p in parts)))
+    site = stamps.current(SITE_STAMP)
+    text = repr((request.path, query, site, tuple(str(p) for p in parts)))
     view = request.resolver_match.view_name if request.resolver_match else ""
     return f"page:{view}:{hashlib.sha256(text.encode()).hexdigest()}"
 

@@ -229,3 +229,22 @@ def test_a_kept_page_is_served_compressed_to_who_takes_gzip(game: Game) -> None:
     plain = client.get(f"/games/{game.slug}/")
     assert plain[HEADER] == "hit" and not plain.has_header("Content-Encoding")
     assert plain.content == drawn.content
+
+
+def test_a_deleted_account_retires_every_kept_page(
+    game: Game, versions: list[BotVersion], django_capture_on_commit_callbacks: Any
+) -> None:
+    from accounts.deletion import delete_account
+    from bots.models import Bot
+
+    author = get_user_model().objects.create_user("leaving")
+    bot = Bot.objects.create(owner=author, game=game, name="leaving-bot")
+    mine = BotVersion.objects.create(bot=bot, number=1, builtin_name="random", status="active")
+    with django_capture_on_commit_callbacks(execute=True):
+        create_match(game=game, versions=[mine, versions[0]], seed=9)
+    client = Client()
+    assert b"leaving-bot" in _twice(client, "/matches/")[1].content
+    with django_capture_on_commit_callbacks(execute=True):
+        delete_account(author)
+    page = client.get("/matches/")
+    assert page[HEADER] == "miss" and b"leaving-bot" not in page.content
