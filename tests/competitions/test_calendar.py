@@ -272,3 +272,26 @@ def test_beat_runs_the_calendar_every_minute(db: None) -> None:
         "rounds": 0,
         "league_rounds": 0,
     }
+
+
+def test_an_unexpected_error_marks_that_start_and_the_others_go_on(
+    games: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from competitions.services import calendar
+
+    broken, fine = new(games, 4), new(games, 4)
+    due = max(start_of(broken), start_of(fine))
+    real = calendar.start_tournament
+
+    def start(t: Tournament, **kwargs: Any) -> Any:
+        if t.pk == broken.pk:
+            raise RuntimeError("a bug")
+        return real(t, **kwargs)
+
+    monkeypatch.setattr(calendar, "start_tournament", start)
+    assert calendar.start_due_tournaments(due, dispatch=False) == (1, 1)
+    broken.refresh_from_db()
+    fine.refresh_from_db()
+    assert fine.status == TournamentStatus.RUNNING
+    assert broken.status == TournamentStatus.DRAFT and broken.start_at is None
+    assert broken.start_problem == calendar.FAILED

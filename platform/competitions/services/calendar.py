@@ -35,8 +35,9 @@ CALENDAR_ENTRY = "competitions: calendar tick"
 STARTS_PER_TICK = 20
 ROUNDS_PER_TICK = 50
 LEAGUES_PER_TICK = 20
-#: Longest reason stored in ``Tournament.start_problem``.
+#: Longest reason stored in ``Tournament.start_problem``, and the one of an unexpected error.
 PROBLEM_MAX = 500
+FAILED = "The site failed to start it (its administrators have the error in the log)."
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,9 @@ def start_due_tournaments(now: datetime, *, dispatch: bool = True) -> tuple[int,
             start_tournament(t, dispatch=dispatch)
         except ValidationError as exc:
             refused += _not_started(t, " ".join(exc.messages))
+        except Exception:  # a bug must not stop the others' starts, nor recur every minute
+            log.exception("tournament %s: the start at %s failed", t.pk, t.start_at)
+            refused += _not_started(t, FAILED)
         else:
             started += 1
             Tournament.objects.filter(pk=t.pk).exclude(start_problem="").update(start_problem="")
@@ -101,10 +105,13 @@ def due_round_tournaments(now: datetime) -> list[int]:
 
 def play_due_rounds(now: datetime, *, dispatch: bool = True) -> int:
     """Schedule the due spaced rounds; returns how many tournaments moved on."""
-    return sum(
-        1 if play_waiting_round(pk, now, dispatch=dispatch) else 0
-        for pk in due_round_tournaments(now)
-    )
+    moved = 0
+    for pk in due_round_tournaments(now):
+        try:
+            moved += bool(play_waiting_round(pk, now, dispatch=dispatch))
+        except Exception:  # the others' rounds still go; this one is tried next minute
+            log.exception("tournament %s: its waiting round failed to schedule", pk)
+    return moved
 
 
 def due_league_ids(now: datetime) -> list[int]:
@@ -125,7 +132,11 @@ def play_due_leagues(now: datetime, *, dispatch: bool = True) -> int:
     played = 0
     for pk in due_league_ids(now)[:LEAGUES_PER_TICK]:
         league = League(pk=pk)
-        run_league_round(league, when=due, now=now, dispatch=dispatch)
+        try:
+            run_league_round(league, when=due, now=now, dispatch=dispatch)
+        except Exception:  # the other leagues still play; this one is tried next minute
+            log.exception("league %s: its round at %s failed", pk, now)
+            continue
         played += league.last_run_at == now  # not when another tick played it first
     return played
 
