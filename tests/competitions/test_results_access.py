@@ -112,3 +112,27 @@ def test_a_draft_publishes_an_empty_table(games, client: Client):
     embed = client.get(f"/tournaments/{t.pk}/embed/").content.decode()
     assert "Not started yet: 3 entrants" in embed
     assert client.get("/tournaments/999999/embed/").status_code == 404
+
+
+def test_a_deleted_account_leaves_the_cached_results_at_once(games, inline, client: Client):
+    from accounts.deletion import DELETED_USERNAME, delete_account
+    from bots.models import Bot
+
+    game = games["manhattan-traffiq"]
+    person = get_user_model().objects.create_user("leaving", password="pw-leaving-123")
+    bot = Bot.objects.create(owner=person, game=game, name="leavers-bot")
+    mine = bot.versions.create(number=1, builtin_name="random")
+    t = create_tournament(
+        organiser=person, game=game, name="Farewell", entrants=[mine, *demo_entrants(game, 2)[:2]]
+    )
+    inline(start_tournament, t)
+    url = f"/tournaments/{t.pk}/standings.json"
+    owners = {r["bot_version"]: (r["owner"], r["bot"]) for r in client.get(url).json()["standings"]}
+    assert owners[mine.pk] == ("leaving", "leavers-bot")
+    assert b"leavers-bot" in client.get(f"/tournaments/{t.pk}/").content  # cached now
+
+    inline(delete_account, person)  # the stamps are bumped once it commits
+    owners = {r["bot_version"]: (r["owner"], r["bot"]) for r in client.get(url).json()["standings"]}
+    assert owners[mine.pk] == (DELETED_USERNAME, f"bot-{bot.pk}")
+    for path in (f"/tournaments/{t.pk}/embed/", f"/tournaments/{t.pk}/standings.csv"):
+        assert b"leav" not in client.get(path).content, path

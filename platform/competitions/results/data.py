@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
+from foundation import stamps
 from django.db.models import Count, F
 from matches.models import MatchSeat, MatchStatus
 
@@ -89,13 +90,26 @@ class Results:
         return [m for m in reversed(self.matches_of(w.key)) if m.finished]
 
 
-def results_stamp(t: Tournament) -> str:
-    """What the results depend on: the tournament's progress and its matches by status."""
-    counts = (
-        t.matches.order_by().values("status").annotate(n=Count("pk")).values_list("status", "n")
-    )
-    by_status = ",".join(f"{k}{v}" for k, v in sorted(counts))
-    return f"{t.status}.{t.current_round}.{t.scheduled_matches}.{by_status}"
+def names_stamp_key(tournament_id: int) -> str:
+    """The ``foundation.stamps`` number of the names in a tournament's results: bumped when
+    an entrant's owner deletes their account (``accounts.deletion``), whose bots and name
+    must then leave the cached results at once."""
+    return f"tournament-names:{tournament_id}"
+
+
+def results_stamp(t: Tournament, progress: str | None = None) -> str:
+    """What the results depend on: the tournament's progress and its matches by status
+    (``progress``: a stamp of those the caller already holds), and its names' stamp."""
+    if progress is None:
+        counts = (
+            t.matches.order_by()
+            .values("status")
+            .annotate(n=Count("pk"))
+            .values_list("status", "n")
+        )
+        by_status = ",".join(f"{k}{v}" for k, v in sorted(counts))
+        progress = f"{t.status}.{t.current_round}.{t.scheduled_matches}.{by_status}"
+    return f"{progress}.{stamps.current(names_stamp_key(t.pk))}"
 
 
 def tournament_results(t: Tournament) -> Results:

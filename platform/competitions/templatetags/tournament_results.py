@@ -25,8 +25,8 @@ def tournament_results(context: template.Context, t: Tournament) -> dict[str, An
     embed_url = request.build_absolute_uri(embed) if request is not None else embed
     return {
         "t": t,
-        # The page's own stamp when it has one (no query), else the results' own.
-        "stamp": context.get("standings_stamp") or results_stamp(t),
+        # The page's own stamp of the tournament's progress when it has one (no query).
+        "stamp": results_stamp(t, context.get("standings_stamp")),
         # Called only when the section is drawn (a miss of the template's cache).
         "section": partial(section_context, t),
         "embed_url": embed_url,
