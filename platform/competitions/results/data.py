@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.core.cache import cache
-from foundation import stamps
 from django.db.models import Count, F
+from foundation import stamps
 from matches.models import MatchSeat, MatchStatus
 
 from arena.formats import Result, StandingRow
@@ -102,10 +102,7 @@ def results_stamp(t: Tournament, progress: str | None = None) -> str:
     (``progress``: a stamp of those the caller already holds), and its names' stamp."""
     if progress is None:
         counts = (
-            t.matches.order_by()
-            .values("status")
-            .annotate(n=Count("pk"))
-            .values_list("status", "n")
+            t.matches.order_by().values("status").annotate(n=Count("pk")).values_list("status", "n")
         )
         by_status = ",".join(f"{k}{v}" for k, v in sorted(counts))
         progress = f"{t.status}.{t.current_round}.{t.scheduled_matches}.{by_status}"
