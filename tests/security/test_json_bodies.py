@@ -23,7 +23,11 @@ WRITES = ("post", "put", "patch")
 # Who may reach each view's body: the first role that is allowed to write there.
 ROLES = ("staff", "organiser", "owner", "anonymous")
 #: Views that take a POST but read no body: whatever is sent, they answer as they would.
-BODYLESS = {"/api/tournaments/<id:pk>/start/", "/api/leagues/<id:pk>/play/"}
+BODYLESS = {
+    "/api/tournaments/<id:pk>/start/",
+    "/api/leagues/<id:pk>/play/",
+    "/api/tournaments/<id:pk>/invite/",  # POST makes a new link
+}
 
 
 def _api_endpoints() -> list[tuple[str, str, type[APIView]]]:
