@@ -14,6 +14,7 @@ from competitions.services.leagues import create_league
 from competitions.services.tournaments import create_tournament
 from django.test import Client
 from django.utils import timezone
+from foundation.templatetags.local_time import local_time
 from rest_framework.test import APIClient
 
 TIME = re.compile(r'<time datetime="([0-9T:-]+Z)" data-local>([0-9 :-]+) UTC</time>')
@@ -124,6 +125,7 @@ def test_a_tournament_that_did_not_start_says_why(client: Client, games: Any) ->
     )
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
     assert "starts by itself at <time" in page and "not started" not in page
+    assert f"starts {local_time(t.start_at)}" in client.get("/tournaments/").content.decode()
     run_calendar(timezone.now() + timedelta(hours=1), dispatch=False)
     t = Tournament.objects.get(pk=t.pk)
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
