@@ -115,6 +115,19 @@ def test_a_played_swiss_table_matches_a_recomputation(games, inline, client: Cli
     # The page shows the tie-breaks (a Swiss has no full crosstable).
     html = client.get(f"/tournaments/{t.pk}/").content.decode()
     assert "Standings with tie-breaks" in html and "Crosstable" not in html
+    # Round by round: every match linked from both sides, a bye where an entrant had no table.
+    grid = html[html.index("<h3>Round by round</h3>") :]
+    for m in t.matches.all():
+        assert grid.count(f'data-match="{m.pk}"') == 2
+    assert grid.count(">bye</td>") == sum(rounds - played[k] for k in keys)
+    place = {str(r["bot_version"]): r["position"] for r in data["standings"]}
+    first = t.matches.filter(status=MatchStatus.FINISHED).order_by("pk")[0]
+    a, b = sorted(first.seats.all(), key=lambda s: s.seat)
+    sign = "+" if a.rank < b.rank else "=" if a.rank == b.rank else "−"
+    assert (
+        f'data-match="{first.pk}" title="Match {first.pk}: finished">{sign}{place[str(b.bot_version_id)]}</a>'
+        in grid
+    )  # noqa: E501
     cross = client.get(f"/api/tournaments/{t.pk}/crosstable/").json()
     assert {str(c["bot_version"]): {str(o["opponent"]) for o in c["opponents"]}
             for c in cross["crosstable"]} == {k: set(met[k]) for k in keys}  # fmt: skip

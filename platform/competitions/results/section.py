@@ -17,6 +17,7 @@ from competitions.results.bracket_svg import bracket_svg
 from competitions.results.crosstable import crosstable
 from competitions.results.data import Results, tournament_results
 from competitions.results.export import standings_rows
+from competitions.results.rounds_grid import rounds_grid
 
 #: A number that no match has, replaced by each match's id (one ``reverse`` for them all).
 _SENTINEL = 987654321
@@ -46,6 +47,9 @@ def section_context(t: Tournament) -> dict[str, Any]:
     if t.format == TournamentFormat.ROUND_ROBIN:
         out["crosstable"] = crosstable(results, match_url_builder())
         out["two_seats"] = t.players_per_match == 2
+    elif t.format == TournamentFormat.SWISS:
+        count, out["rounds_rows"] = rounds_grid(results, match_url_builder())
+        out["rounds"] = range(1, count + 1)
     elif t.format == TournamentFormat.KNOCKOUT:
         by_key = results.by_key
         # Built here from escaped parts only (names through games.svg): safe to inline.
