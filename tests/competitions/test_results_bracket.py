@@ -89,3 +89,38 @@ def test_json_export_names_the_winner_and_the_final(games, inline, client: Clien
     assert data["standings"][1]["bot"] in {EVIL} | {
         v.bot.name for v in demo_entrants(games["manhattan-traffiq"], 3)
     }
+
+
+def test_a_running_round_marks_nobody_through_until_it_is_recorded():
+    """Pure: a knockout of four whose first round has finished matches but is not recorded
+    yet (the rows still have everyone in): nobody is marked through, no winner is drawn."""
+    from competitions.results.bracket import build_bracket
+    from competitions.results.bracket_svg import bracket_svg
+    from competitions.results.data import Entrant, PlayedMatch, Results
+
+    from arena.formats import new_standings
+
+    rows = new_standings(["1", "2", "3", "4"])
+    entrants = [Entrant(k, int(k), int(k), f"b{k}", 1, "o", int(k), r) for k, r in rows.items()]
+    matches = [
+        PlayedMatch(10, 0, "finished", ("1", "4"), (1, 2)),
+        PlayedMatch(11, 0, "running", ("2", "3"), None),
+    ]
+    results = Results(1, "knockout", "running", entrants, matches, {}, {}, {})
+    bracket = build_bracket(results)
+    assert [len(c) for c in bracket.columns] == [2]
+    assert all(not box.through for box in bracket.columns[0])
+    assert bracket.champion is None
+    svg = bracket_svg(bracket, {e.key: e for e in entrants}, lambda pk: f"/m/{pk}/")
+    assert 'data-through="yes"' not in svg and "Winner" not in svg
+    assert 'href="/m/10/"' in svg and 'href="/m/11/"' in svg
+
+    # Recorded: 1 and 2 went through (4 and 3 out in round 0), the final under way.
+    rows["4"].eliminated, rows["4"].eliminated_in = True, 0
+    rows["3"].eliminated, rows["3"].eliminated_in = True, 0
+    matches[1] = PlayedMatch(11, 0, "finished", ("2", "3"), (1, 2))
+    matches.append(PlayedMatch(12, 1, "queued", ("1", "2"), None))
+    bracket = build_bracket(Results(1, "knockout", "running", entrants, matches, {}, {}, {}))
+    assert [sorted(b.through) for b in bracket.columns[0]] == [["1"], ["2"]]
+    final = bracket.columns[1][0]
+    assert final.y == (bracket.columns[0][0].y + bracket.columns[0][1].y) / 2  # between feeders

@@ -64,8 +64,10 @@ def build_bracket(results: Results) -> Bracket:
     winner = results.winner
     if winner is not None and columns:
         bracket.champion = winner.key
-        finals = [m for m in columns[-1][0].matches if m.finished] if columns[-1] else []
-        bracket.final_match = finals[-1].match_id if finals else None
+        # The last match the winner finished: the final (its last game when it played several).
+        finals = [m for box in columns[-1] if winner.key in box.bots for m in box.matches]
+        done = [m for m in finals if m.finished]
+        bracket.final_match = done[-1].match_id if done else None
     _order(columns, seed)
     _place(bracket)
     return bracket

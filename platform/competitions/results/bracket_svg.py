@@ -154,7 +154,7 @@ def _champion(
 ) -> str:
     assert bracket.champion is not None
     x = 1 + len(bracket.columns) * (BOX_WIDTH + GAP_X)
-    final = bracket.columns[-1][0] if bracket.columns[-1] else None
+    final = next((b for b in bracket.columns[-1] if bracket.champion in b.bots), None)
     y = final.y if final is not None else TOP + bracket.box_height / 2
     e = entrants.get(bracket.champion)
     name = e.label if e is not None else f"version {bracket.champion}"
