@@ -27,9 +27,10 @@ class Game(models.Model):
     #: False when the game disappeared from the registry (kept for old matches).
     is_active = models.BooleanField(default=True)
     #: Counters kept as data, so that no page counts the history: the bots of this game
-    #: (kept by the bots app when a bot is created or deleted) and its finished matches
-    #: (kept by the matches app in the transaction that records one). Both are rebuilt from
-    #: scratch by ``matches.services.recount_game_counters``.
+    #: (kept by the bots app when a bot is created or deleted) and its finished public matches
+    #: (a private competition's are not counted; kept by the matches app in the transaction
+    #: that records one). Both are rebuilt from scratch by
+    #: ``matches.services.recount_game_counters``.
     bot_count = models.PositiveIntegerField(default=0)
     match_count = models.PositiveIntegerField(default=0)
     synced_at = models.DateTimeField(auto_now=True)

@@ -23,7 +23,7 @@ def active_games() -> QuerySet[Game]:
 
 
 def games_with_counts() -> QuerySet[Game]:
-    """Active games; ``bot_count`` and ``match_count`` (finished matches) are counters kept
+    """Active games; ``bot_count`` and ``match_count`` (finished public matches) are counters kept
     as data, so the list costs the same whatever the history holds."""
     return active_games()
 
