@@ -80,6 +80,8 @@ def _value(route: Route, param: str, site: Site) -> Any:
         # An invitation link: its holder is invited and may see the tournament (the
         # membership tests). Here a code that is not current, which must look like nothing.
         return f"{site.tournament}.stale-code"
+    if param == "section":
+        return "tournaments"  # the sitemap's section that could list a private tournament
     return every._value(route, param, site)
 
 
