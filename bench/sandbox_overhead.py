@@ -174,7 +174,7 @@ def measure(quick: bool) -> tuple[dict[str, float], tuple[str, int, int]]:
     pooled: DockerSandbox | None = None
     if docker:
         fig["match_docker_ms"] = time_match(game, players, docker, rep)
-        pooled = DockerSandbox(pool_size=players)
+        pooled = DockerSandbox(pool_size=players, reuse=0)  # fresh containers, as measured
         fig["match_docker-pool_ms"] = time_match(game, players, pooled, rep)
     try:
         fig.update(per_bot_costs(process, docker, pooled, quick))

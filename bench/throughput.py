@@ -11,6 +11,10 @@ are the platform's cost per match, not the game's. Each row runs for ``--seconds
 pool), and reports matches per second in total and per worker, the median match time, and the
 CPU time used per match by the worker processes themselves (neither the bots' nor the Docker
 engine's: compare the wall-clock rates). Docker rows are skipped without an engine and image.
+
+On a shared, loaded machine ``--repeat N`` plays every row N times, interleaved (each round
+plays all rows once), and reports each row's median run with the range of its rates, so that
+the rows compare under the same load.
 """
 
 from __future__ import annotations
@@ -113,12 +117,29 @@ def measure(kind: str, workers: int, seconds: float, pool: int) -> dict:
     }
 
 
+def _medians(runs: list[dict]) -> list[dict]:
+    """Per row (kind, workers): its median run by rate, with the range of the rates and the
+    number of runs. Rows in the order first played."""
+    groups: dict[tuple[str, int], list[dict]] = {}
+    for r in runs:
+        groups.setdefault((r["kind"], r["workers"]), []).append(r)
+    rows = []
+    for group in groups.values():
+        ordered = sorted(group, key=lambda r: r["per_s"])
+        rates = [r["per_s"] for r in ordered]
+        mid = dict(ordered[(len(ordered) - 1) // 2])
+        mid.update(runs=len(rates), low=rates[0], high=rates[-1])
+        rows.append(mid)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--seconds", type=float, default=20.0, help="per row and worker count")
     ap.add_argument("--workers", default="1,2", help="worker process counts, e.g. 1,2")
     ap.add_argument("--pool", type=int, default=4, help="warm containers per worker")
     ap.add_argument("--rows", default=",".join(ROWS), help=f"some of {', '.join(ROWS)}")
+    ap.add_argument("--repeat", type=int, default=1, help="rounds of all rows, interleaved")
     ap.add_argument("--json", type=Path, help="also write the figures here")
     args = ap.parse_args(argv)
     kinds = [k for k in args.rows.split(",") if k]
@@ -129,11 +150,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"note: Docker rows skipped: {e}", file=sys.stderr)
             kinds = [k for k in kinds if not k.startswith("docker")]
     game, players, decisions = shortest_game()
-    rows = [
+    runs = [
         measure(kind, int(w), args.seconds, args.pool)
+        for _ in range(max(1, args.repeat))
         for kind in kinds
         for w in args.workers.split(",")
     ]
+    rows = _medians(runs)
     base = {r["workers"]: r["per_s"] for r in rows if r["kind"] == "process"}
     print(
         f"{game}, {players} seats, {decisions} decisions, first-action bots; "
@@ -152,14 +175,17 @@ def main(argv: list[str] | None = None) -> int:
         pool = f"{r['pool_hits']}/{r['pool_misses']}" if r["kind"] in POOLED else "-"
         if r["kind"] == "docker-reuse":
             pool += f" ({r['pool_reuses']})"
+        spread = f" ({r['low']:.1f}-{r['high']:.1f})" if r["runs"] > 1 else ""
         print(
-            f"| {r['kind']} | {r['workers']} | {r['per_s']:.1f} | {r['per_s_per_worker']:.1f} "
+            f"| {r['kind']} | {r['workers']} | {r['per_s']:.1f}{spread} "
+            f"| {r['per_s_per_worker']:.1f} "
             f"| {r['median_ms']:.0f} ms | {r['cpu_ms_per_match']:.0f} ms | {ratio} | {rate} "
             f"| {pool} |"
         )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"game": game, "players": players, "rows": rows}, indent=2))
+        out = {"game": game, "players": players, "rows": rows, "runs": runs}
+        args.json.write_text(json.dumps(out, indent=2))
     return 0
 
 
