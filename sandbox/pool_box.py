@@ -209,6 +209,11 @@ class WarmBox:
                 break
         return pid, pids_file
 
+    @property
+    def host_visible(self) -> bool:
+        """Whether this worker sees the container from the engine's host (its own check runs)."""
+        return self._host is not None
+
     def host_check(self) -> str:
         """'' when the host sees the container idle and empty (or cannot see it), else what."""
         if self._host is None:

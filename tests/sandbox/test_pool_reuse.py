@@ -74,6 +74,30 @@ def test_the_next_match_of_a_version_sees_nothing_of_the_last(reusing, prepared)
     assert second.box.host_check() == ""
 
 
+def test_the_hosts_own_check_does_not_trust_the_supervisor(reusing, tmp_path) -> None:
+    """What the host checks after the supervisor's ``clean``: a file or a process in the
+    container, put there behind the supervisor's back, fails the check."""
+    code = _bot(tmp_path, "quiet", "import sys\nsys.stdin.read()\n")
+    bot = reusing.start(code, labels={"test": "1"}, limits=LIMITS)
+    assert isinstance(bot, PooledBot)
+    bot.close(grace_s=0)
+    assert bot.wait_removed(60)
+    box = bot.box
+    if not box.host_visible:
+        pytest.skip("this worker cannot see the engine's host")
+    assert box.host_check() == ""
+    box.container.reload()
+    planted = Path(f"/proc/{box.container.attrs['State']['Pid']}/root/tmp/planted")
+    planted.write_text("x")
+    assert box.host_check() == "/tmp holds 1 entries after the reset"
+    planted.unlink()
+    box.container.exec_run(["python3", "-c", "import time; time.sleep(30)"], detach=True)
+    deadline = time.monotonic() + 10
+    while box.host_check() == "" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert box.host_check() == "4 processes in the container after the reset"
+
+
 def test_a_kept_container_goes_to_its_version_only(reusing, tmp_path) -> None:
     pool = reusing.pool
     assert pool is not None
