@@ -148,6 +148,7 @@ def tournament_page(request: HttpRequest, pk: int) -> Parts:
         Match.objects.filter(competition_link__tournament_id=pk)
         .values_list("status")
         .annotate(n=Count("pk"))
+        .order_by()
     )
     entrants = Tournament.entrants.through.objects.filter(tournament_id=pk).count()
     return [t, counts, entrants, cache.get(starting_key(pk)) is not None]
@@ -161,8 +162,11 @@ def league_page(request: HttpRequest, pk: int) -> Parts:
     )
     if lg is None:
         return None
-    latest = _rows(Match.objects.filter(competition_link__league_id=pk), 20)
-    return [lg, stamps.current(table_stamp_key(pk)), latest]
+    matches = Match.objects.filter(competition_link__league_id=pk)
+    # the latest round's progress (a failed match bumps no table stamp): one round's rows
+    latest_round = matches.filter(competition_link__round=lg[0]).values_list("status")
+    progress = sorted(latest_round.annotate(n=Count("pk")).order_by())
+    return [lg, stamps.current(table_stamp_key(pk)), _rows(matches, 20), progress]
 
 
 def register_pages() -> None:

@@ -248,3 +248,23 @@ def test_a_deleted_account_retires_every_kept_page(
         delete_account(author)
     page = client.get("/matches/")
     assert page[HEADER] == "miss" and b"leaving-bot" not in page.content
+
+
+def test_a_league_page_follows_its_latest_round(game: Game, versions: list[BotVersion]) -> None:
+    from bots.models import Bot
+    from competitions.services.leagues import create_league, run_league_round
+
+    owner = get_user_model().objects.create_user("crowd")
+    for i in range(44):  # a round of more matches than the page lists (20)
+        bot = Bot.objects.create(owner=owner, game=game, name=f"crowd-{i}")
+        BotVersion.objects.create(bot=bot, number=1, builtin_name="random", status="active")
+    league = create_league(game=game, name="Weekly", players_per_match=2)
+    scheduled = sorted(run_league_round(league, dispatch=False), key=lambda m: m.pk)
+    assert len(scheduled) > 20
+    client = Client()
+    url = f"/tournaments/leagues/{league.pk}/"
+    _twice(client, url)
+    # a match of the round fails: no table changes, but the round's progress does
+    Match.objects.filter(pk=scheduled[0].pk).update(status="error")  # not among the listed
+    page = client.get(url)
+    assert page[HEADER] == "miss" and b"1 failed" in page.content
