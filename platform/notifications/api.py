@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import django_filters
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from foundation.fields import StrictBooleanField, StrictIntegerField
+from drf_spectacular.utils import extend_schema
+from foundation.fields import StrictBooleanFilter, StrictIntegerField
 from rest_framework import generics, permissions, serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -32,30 +32,34 @@ class NotificationSerializer(serializers.ModelSerializer):
         fields = ["id", "kind", "title", "body", "url", "created_at", "read_at"]
 
 
+class NotificationFilter(django_filters.FilterSet):
+    """``?unread=true`` (or ``false``), declared here so the schema documents it."""
+
+    unread = StrictBooleanFilter(
+        method="filter_unread", help_text="true: only unread ones; false: only read ones"
+    )
+
+    class Meta:
+        model = Notification
+        fields = ["unread"]
+
+    def filter_unread(
+        self, queryset: QuerySet[Notification], name: str, value: bool | None
+    ) -> QuerySet[Notification]:
+        return queryset if value is None else queryset.filter(read_at__isnull=value)
+
+
 class NotificationListApi(generics.ListAPIView):
     """Your notifications, newest first, 50 a page; ``?unread=true`` for the unread only
     (``false``: the read only)."""
 
     serializer_class = NotificationSerializer
     permission_classes = [permissions.IsAuthenticated]
+    filterset_class = NotificationFilter
     queryset = Notification.objects.none()  # the schema's model; get_queryset is per user
-
-    @extend_schema(
-        parameters=[OpenApiParameter("unread", bool, description="only unread (true) or read")]
-    )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[Notification]:
         rows = Notification.objects.filter(user=cast(User, self.request.user))
-        try:
-            unread = StrictBooleanField(required=False).clean(
-                self.request.query_params.get("unread")
-            )
-        except DjangoValidationError as exc:
-            raise ValidationError({"unread": list(exc.messages)}) from exc
-        if unread is not None:
-            rows = rows.filter(read_at__isnull=unread)
         return rows.order_by("-created_at", "-pk")
 
 

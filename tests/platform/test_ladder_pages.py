@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 import pytest
@@ -78,12 +80,16 @@ def test_api_upload_then_status_and_duplicate(user, user_bot, builtin_versions, 
 def test_bot_page_chart_form_head_to_head(played: Bot, django_assert_max_num_queries) -> None:
     client = Client()
     # 30, and what keeping the page for the next anonymous visitor costs with the database
-    # cache (foundation.page_cache: its parts, the page looked up and stored)
-    with django_assert_max_num_queries(36):
+    # cache (foundation.page_cache: its parts, the page looked up and stored; on the site's
+    # first page ever, also its site-wide stamp made)
+    with django_assert_max_num_queries(38):
         page = client.get(f"/bots/{played.pk}/").content.decode()
     assert '<svg class="rating-chart"' in page and "<polyline" in page
     assert "Recent form" in page and "Head to head" in page
-    assert "<script" not in page
+    # The chart is drawn on the server: the page's only script is the site-wide one that
+    # shows times in the reader's zone.
+    scripts = re.findall(r"<script[^>]*>", page)
+    assert len(scripts) == 1 and "foundation/local_time" in scripts[0], scripts
     history = Client().get(f"/api/bots/{played.pk}/rating-history/").json()
     assert len(history) >= 2 and all("elo" in p for p in history)
     h2h = Client().get(f"/api/bots/{played.pk}/head-to-head/").json()
