@@ -15,10 +15,11 @@ from tests.scale.conftest import History
 
 #: Ceilings per endpoint (the counts measured, plus room for one more lookup). Without
 #: CACHE_URL the cache is the database's: every API call's throttle counters (about 12
-#: queries) and a step's cache read are queries too, the same number at any size.
+#: queries) and a step's cache read are queries too, the same number at any size; so are an
+#: anonymous page's cache reads (foundation.page_cache: its parts, the site stamp, the page).
 CEILING = {
     "home": 6,
-    "games list": 2,
+    "games list": 3,
     "leaderboard": 9,
     "leaderboard, find a bot": 11,
     "API leaderboard": 16,
