@@ -204,6 +204,39 @@ def celery_worker_process(
             proc.wait(timeout=5)
 
 
+@contextmanager
+def beat_process(redis_url: str, env: dict[str, str]) -> Iterator[subprocess.Popen]:
+    """``celery -A meeple beat`` with the database scheduler, looking at its periodic tasks
+    every second (``--max-interval=1``); stopped (then killed) on the way out."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "meeple",
+            "beat",
+            "--loglevel=WARNING",
+            "-S",
+            "django_celery_beat.schedulers:DatabaseScheduler",
+            "--max-interval=1",
+        ],
+        cwd=REPO,
+        env=platform_env(CELERY_BROKER_URL=redis_url, **env),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
 def pytest_report_header(config: pytest.Config) -> list[str]:
     """Say which real services this run uses, so CI's log shows it."""
     url = os.environ.get("DATABASE_URL", "sqlite (default)")

@@ -6,7 +6,6 @@ suspension and its lifting all happen on their own."""
 from __future__ import annotations
 
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -14,7 +13,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.conftest import REPO, WorkerProcess, celery_on, missing_service, platform_env
+from tests.conftest import WorkerProcess, beat_process, celery_on, missing_service
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -104,33 +103,8 @@ def beat(redis_url: str, site: dict[str, str], tmp_path: Any) -> Iterator[subpro
     PeriodicTask.objects.update_or_create(
         name="ladder: matchmaker tick", defaults={"task": "ladder.tick", "interval": every}
     )
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "meeple",
-            "beat",
-            "--loglevel=WARNING",
-            "-S",
-            "django_celery_beat.schedulers:DatabaseScheduler",
-            "--max-interval=1",
-        ],
-        cwd=REPO,
-        env=platform_env(CELERY_BROKER_URL=redis_url, **site),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
+    with beat_process(redis_url, site) as proc:
         yield proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
 
 
 def wait_for(what: str, check: Callable[[], Any], worker: WorkerProcess, limit: float = 150) -> Any:
