@@ -13,6 +13,7 @@ import io
 import subprocess
 from collections.abc import Iterator
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,10 @@ for line in sys.stdin:
     else:
         break
 """ % (k + 1)
+
+
+def qualified(api: Client, bot_id: int) -> bool:
+    return bool(api.get(f"/api/bots/{bot_id}/versions/").json()[0]["status"] == "active")
 
 
 @pytest.fixture
@@ -143,14 +148,7 @@ def test_a_class_competition_from_invitation_to_published_table(
             bot = api.post("/api/bots/", {"game": GAME, "name": f"pupil{k}-bot"}).json()
             version = upload(api, bot["id"], pupil_bot(k))
             pupils.append((user, api, version["id"]))
-            wait_for(
-                f"pupil{k}'s bot to qualify",
-                lambda b=bot["id"], c=api: (
-                    c.get(f"/api/bots/{b}/versions/").json()[0]["status"] == "active"
-                ),
-                worker,
-                limit=240,
-            )
+            wait_for(f"pupil{k}'s bot to qualify", partial(qualified, api, bot["id"]), worker, 240)
             entered = api.post(
                 f"/api/tournaments/{t.pk}/entries/", {"version": version["id"]}, "application/json"
             )
