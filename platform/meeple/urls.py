@@ -10,7 +10,8 @@ from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularSwaggerSplitView
+from foundation.schema import SchemaView
 
 
 def _with(urls: ModuleType, pages: list[URLPattern]) -> tuple[list[URLPattern | URLResolver], str]:
@@ -27,7 +28,7 @@ api_docs = csp_update({"style-src": [UNSAFE_INLINE]})(
 urlpatterns = [
     path("admin/", admin.site.urls),
     # The schema is the same for everyone and cheap to serve again: not throttled.
-    path("api/schema/", SpectacularAPIView.as_view(throttle_classes=[]), name="api-schema"),
+    path("api/schema/", SchemaView.as_view(throttle_classes=[]), name="api-schema"),
     # The split view serves Swagger UI's start-up script as a file (no inline script, so the
     # Content-Security-Policy holds), and its assets come from drf-spectacular-sidecar.
     path("api/docs/", api_docs, name="api-docs"),
