@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from audiences.models import Audience, AudienceMember
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog  # type: ignore[import-untyped]
 from bots.models import Bot, BotVersion
 from bots.services import person_version
@@ -243,6 +244,8 @@ def _other_rows(history: History, staff: Any, match: Match) -> int:
     AccessAttempt.objects.get_or_create(**seen, defaults={"failures_since_start": 1})
     AccessFailureLog.objects.get_or_create(**seen, defaults={"locked_out": False})
     AccessLog.objects.get_or_create(**seen)
+    audience, _ = Audience.objects.get_or_create(label="measured")
+    AudienceMember.objects.get_or_create(audience=audience, user=staff)
     LogEntry.objects.log_actions(
         user_id=staff.pk, queryset=Bot.objects.filter(owner=staff)[:1], action_flag=ADDITION
     )
