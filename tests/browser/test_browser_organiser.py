@@ -72,7 +72,8 @@ def test_start_turns_the_page_to_running_without_a_reload(
     expect(badge).to_have_text("Finished")
     live = page.locator("#tournament-live")
     expect(live.locator("progress")).to_have_attribute("value", "3")
-    expect(live.locator("table").first).to_contain_text(demo_entrants(game, 2)[0].bot.name)
+    standings = live.get_by_role("table", name="Standings")
+    expect(standings).to_contain_text(demo_entrants(game, 2)[0].bot.name)
     assert page.evaluate("window.__notReloaded") is True
     expect(page.get_by_role("button", name="Start the tournament")).to_have_count(0)
     shoot(page, "tournament-started")

@@ -40,6 +40,10 @@ ELSEWHERE = {
         "/api/bots/{id}/compare/",
         "b",
     ): "test_author_ladder.py::test_compare_two_versions_page_and_api",
+    (
+        "/api/notifications/",
+        "unread",
+    ): "notifications/test_api.py::test_unread_filter_and_its_bad_values",
     ("/api/schema/", "format"): "drf-spectacular's own",
     ("/api/schema/", "lang"): "drf-spectacular's own",
 }
