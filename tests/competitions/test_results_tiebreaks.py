@@ -124,10 +124,8 @@ def test_a_played_swiss_table_matches_a_recomputation(games, inline, client: Cli
     first = t.matches.filter(status=MatchStatus.FINISHED).order_by("pk")[0]
     a, b = sorted(first.seats.all(), key=lambda s: s.seat)
     sign = "+" if a.rank < b.rank else "=" if a.rank == b.rank else "−"
-    assert (
-        f'data-match="{first.pk}" title="Match {first.pk}: finished">{sign}{place[str(b.bot_version_id)]}</a>'
-        in grid
-    )  # noqa: E501
+    cell = f"{sign}{place[str(b.bot_version_id)]}</a>"
+    assert f'data-match="{first.pk}" title="Match {first.pk}: finished">{cell}' in grid
     cross = client.get(f"/api/tournaments/{t.pk}/crosstable/").json()
     assert {str(c["bot_version"]): {str(o["opponent"]) for o in c["opponents"]}
             for c in cross["crosstable"]} == {k: set(met[k]) for k in keys}  # fmt: skip
