@@ -30,6 +30,7 @@ from tests.foundation.test_ladder_worker import (
     upload,
     wait_for,
 )
+from tests.notifications.outbox import sent
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -51,13 +52,6 @@ for line in sys.stdin:
     else:
         break
 """ % (k + 1)
-
-
-def sent(outbox: Path, at_least: int) -> list[str] | None:
-    """The emails the worker wrote to the file backend's folder, once there are enough."""
-    text = "".join(f.read_text() for f in sorted(outbox.glob("*.log"))) if outbox.is_dir() else ""
-    emails = [e for e in text.split("-" * 79 + "\n") if "To: " in e]
-    return emails if len(emails) >= at_least else None
 
 
 def qualified(api: Client, bot_id: int) -> bool:

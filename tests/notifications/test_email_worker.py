@@ -14,6 +14,7 @@ from notifications.models import Notification, NotificationKind
 from notifications.services import notify
 
 from tests.conftest import WorkerProcess, celery_on, missing_service
+from tests.notifications.outbox import sent
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -44,12 +45,12 @@ def worker(request: pytest.FixtureRequest, tmp_path: Path, outbox: Path) -> Work
     return request.getfixturevalue("celery_worker_process")
 
 
-def _wait_for_files(folder: Path, n: int, worker: WorkerProcess) -> list[str]:
+def _wait_for_emails(outbox: Path, n: int, worker: WorkerProcess) -> list[str]:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        files = sorted(folder.glob("*.log")) if folder.is_dir() else []
-        if len(files) >= n:
-            return [f.read_text() for f in files]
+        emails = sent(outbox, n)
+        if emails is not None:
+            return emails
         time.sleep(0.3)
     raise AssertionError(f"no email from the worker: {worker.stderr_tail()}")
 
@@ -63,7 +64,7 @@ def test_a_worker_sends_the_email_after_the_commit(
             notify(user, NotificationKind.COMPETITION_ENDED, "Class cup has ended", "/t/1/")
             time.sleep(1)  # a worker that got the task early would find nothing yet
             assert not outbox.exists()
-        [email] = _wait_for_files(outbox, 1, worker)
+        [email] = _wait_for_emails(outbox, 1, worker)
     assert "To: carol@example.com" in email
     assert "Subject: Meeple Arena: Class cup has ended" in email
     assert "https://arena.example/t/1/" in email
