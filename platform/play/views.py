@@ -4,6 +4,7 @@ poll and its actions, and the player's own list. Thin: the rules are in services
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -241,6 +242,9 @@ def state(request: HttpRequest, match_id: int, seat: int) -> JsonResponse:
             "rank": row.rank if row else None,
             "score": row.score if row else None,
             "status": row.status if row else None,
+            # why a forfeited seat ended ("you resigned", "you left the page ..."): the page
+            # says it instead of the bare fault kind ("timeout" after a Resign misleads)
+            "why": _why_forfeited(row.faults) if row else None,
             "error": match.error,
             # the last position drawn for the seat (the worker's, while the play cache keeps
             # it): the page replaces the last decision's picture with it
@@ -248,6 +252,12 @@ def state(request: HttpRequest, match_id: int, seat: int) -> JsonResponse:
             "text": end.get("text"),
         }
     return JsonResponse(out)
+
+
+def _why_forfeited(faults: list[dict[str, Any]]) -> str | None:
+    """The seat's first fault told to its person ("the player resigned": "you resigned")."""
+    detail = str(faults[0].get("detail") or "") if faults else ""
+    return re.sub(r"^the player\b", "you", detail) or None
 
 
 @require_POST

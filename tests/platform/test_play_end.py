@@ -7,6 +7,7 @@ once the hold lapsed after the end)."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -50,7 +51,7 @@ def test_a_finished_game_shows_its_end_and_takes_no_more_actions(
     assert Match.objects.get(pk=match_id).status == MatchStatus.FINISHED
     # the end, drawn for the seat from the last position (not the last decision's picture)
     result = end["result"]
-    assert result["status"] == "ok" and result["rank"] in (1, 2, 3)
+    assert result["status"] == "ok" and result["rank"] in (1, 2, 3) and result["why"] is None
     assert result["svg"].lstrip().startswith("<svg") and "Seat 0 (you)" in result["svg"]
     assert "(you)" in result["text"] and end["request"] is None
 
@@ -70,6 +71,30 @@ def test_a_finished_game_shows_its_end_and_takes_no_more_actions(
         assert claim.status_code == 200
         again = c.get(f"/play/{match_id}/0/state.json", {"tab": claim.json()["tab"]}).json()
         assert again["result"] == result and again["request"] is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resigned_game_says_the_person_resigned_not_timeout(
+    games: Any, user: Any, worker: list[threading.Thread]
+) -> None:
+    c = _client(user)
+    match_id = _start(c, "tri-area", ["you", _builtin("tri-area", "builder")])
+    tab = c.post(f"/play/{match_id}/0/claim", {}, content_type="application/json").json()["tab"]
+    deadline = time.monotonic() + 120  # a bound, not a speed goal
+    while not c.get(f"/play/{match_id}/0/state.json", {"tab": tab}).json()["request"]:
+        assert time.monotonic() < deadline, "no decision asked"
+        time.sleep(0.05)
+    assert (
+        c.post(
+            f"/play/{match_id}/0/resign", {"tab": tab}, content_type="application/json"
+        ).status_code
+        == 200
+    )
+    for t in worker:
+        t.join(60)
+    result = c.get(f"/play/{match_id}/0/state.json", {"tab": tab}).json()["result"]
+    # the seat is recorded as a forfeit (kind "timeout"); the page is told why in words
+    assert result["status"] == "timeout" and result["why"] == "you resigned"
 
 
 @pytest.mark.django_db

@@ -159,7 +159,7 @@
     if (result && result.error) text = "The game ended with an error: " + result.error;
     else if (result && result.rank) {
       text = "The game is over: you finished " + ordinal(result.rank) +
-        " with " + result.score + " points" + (result.status !== "ok" ? " (" + result.status + ")" : "") + ".";
+        " with " + result.score + " points" + (result.status !== "ok" ? " (" + (result.why || result.status) + ")" : "") + ".";
     }
     stop(text, false);
     $("play-replay").hidden = false;
