@@ -9,8 +9,7 @@ from catalog.models import Game
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from foundation.fields import MAX_INT, SafeSlugRelatedField, StrictIntegerField
 from rest_framework import generics, permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
@@ -163,6 +162,33 @@ class StandingSerializer(serializers.Serializer):
         return data
 
 
+class TournamentDetailSerializer(TournamentSerializer):
+    """A tournament with its standings (``standings``: the rows, best first)."""
+
+    standings = serializers.SerializerMethodField()
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "standings"]
+
+    @extend_schema_field(StandingSerializer(many=True))
+    def get_standings(self, t: Tournament) -> list[dict[str, Any]]:
+        return list(StandingSerializer(tournament_standings(t), many=True).data)
+
+
+class TournamentStartedSerializer(TournamentSerializer):
+    """A tournament just started, with the matches already scheduled (none while the worker
+    has not run yet; at most ``MAX_LISTED``)."""
+
+    matches = serializers.SerializerMethodField()
+
+    class Meta(TournamentSerializer.Meta):
+        fields = [*TournamentSerializer.Meta.fields, "matches"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_matches(self, t: Tournament) -> list[int]:
+        return list(t.matches.order_by("pk").values_list("pk", flat=True)[:MAX_LISTED])
+
+
 class TournamentListApi(generics.ListAPIView):
     """Tournaments; POST creates one (staff and organisers), with its own input serializer."""
 
@@ -194,15 +220,10 @@ def _seen(request: Request) -> QuerySet[Tournament]:
 class TournamentDetailApi(APIView):
     """The tournament and its standings."""
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses=TournamentDetailSerializer)
     def get(self, request: Request, pk: int) -> Response:
         t = generics.get_object_or_404(_seen(request), pk=pk)
-        return Response(
-            {
-                **TournamentSerializer(t).data,
-                "standings": StandingSerializer(tournament_standings(t), many=True).data,
-            }
-        )
+        return Response(TournamentDetailSerializer(t).data)
 
 
 class TournamentStartApi(APIView):
@@ -212,7 +233,7 @@ class TournamentStartApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={202: OpenApiTypes.OBJECT})
+    @extend_schema(request=None, responses={202: TournamentStartedSerializer})
     def post(self, request: Request, pk: int) -> Response:
         t = generics.get_object_or_404(_seen(request), pk=pk)
         if not may_start(request.user, t):
@@ -220,8 +241,4 @@ class TournamentStartApi(APIView):
         with transaction.atomic():
             enqueue_start(t)
         t.refresh_from_db()
-        matches = list(t.matches.order_by("pk").values_list("pk", flat=True)[:MAX_LISTED])
-        return Response(
-            {**TournamentSerializer(t).data, "matches": matches},
-            status=status.HTTP_202_ACCEPTED,
-        )
+        return Response(TournamentStartedSerializer(t).data, status=status.HTTP_202_ACCEPTED)

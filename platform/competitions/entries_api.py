@@ -47,6 +47,12 @@ def _version(pk: int | None, field: str) -> BotVersion | None:
     return version
 
 
+def _delete_input(request: Request) -> Any:
+    """A DELETE's input: its query string, as the schema documents it (a DELETE's body has no
+    place in it, and some proxies drop one), else the JSON body clients sent at first."""
+    return request.query_params or request.data
+
+
 # ------------------------------------------------------------------------------- entries
 
 
@@ -58,6 +64,10 @@ class EntryInSerializer(serializers.Serializer):
         allow_null=True,
         help_text="swap: the caller's entered version that ``version`` replaces",
     )
+
+
+class WithdrawSerializer(serializers.Serializer):
+    version = StrictIntegerField(min_value=1, help_text="the entered bot version id")
 
 
 class EntryOutSerializer(serializers.Serializer):
@@ -85,7 +95,7 @@ def _entry_state(user: Any, t: Tournament) -> dict[str, Any]:
 class TournamentEntriesApi(APIView):
     """GET: the entrants and the caller's entries. POST: enter a version of one's own (or swap
     it for ``replace``, or for the entered version of the same bot); managers add any
-    qualified version. DELETE: withdraw one's entry; managers remove any."""
+    qualified version. DELETE ``?version=``: withdraw one's entry; managers remove any."""
 
     def get_permissions(self) -> list[Any]:
         if self.request.method == "GET":
@@ -116,10 +126,10 @@ class TournamentEntriesApi(APIView):
             entries.enter(request.user, t, version, replacing=replacing)
         return Response(_entry_state(request.user, t))
 
-    @extend_schema(request=EntryInSerializer, responses=EntryOutSerializer)
+    @extend_schema(parameters=[WithdrawSerializer], responses={200: EntryOutSerializer})
     def delete(self, request: Request, pk: int) -> Response:
         t = _visible(request, pk)
-        data = EntryInSerializer(data=request.data)
+        data = WithdrawSerializer(data=_delete_input(request))
         data.is_valid(raise_exception=True)
         version = _version(data.validated_data["version"], "version")
         assert version is not None
@@ -144,14 +154,18 @@ class MemberInSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=AudienceRole.choices, default=AudienceRole.MEMBER)
 
 
+class MemberNameSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+
+
 class MemberOutSerializer(serializers.Serializer):
     members = MemberSerializer(many=True)
 
 
 class TournamentMembersApi(APIView):
     """The managers' view of the members: GET lists them (co-organisers first), POST adds one
-    by user name or changes their role (``organiser``: a co-organiser), DELETE removes one
-    (while a draft, their entries go too)."""
+    by user name or changes their role (``organiser``: a co-organiser), DELETE ``?username=``
+    removes one (while a draft, their entries go too)."""
 
     permission_classes = [permissions.IsAuthenticated]
 
@@ -170,10 +184,10 @@ class TournamentMembersApi(APIView):
         membership.add_member(t, data.validated_data["username"], data.validated_data["role"])
         return self._answer(t)
 
-    @extend_schema(request=MemberInSerializer, responses=MemberOutSerializer)
+    @extend_schema(parameters=[MemberNameSerializer], responses={200: MemberOutSerializer})
     def delete(self, request: Request, pk: int) -> Response:
         t = _managed(request, pk)
-        data = MemberInSerializer(data=request.data)
+        data = MemberNameSerializer(data=_delete_input(request))
         data.is_valid(raise_exception=True)
         name = data.validated_data["username"]
         user = get_user_model().objects.filter(username=name).first()

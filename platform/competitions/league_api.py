@@ -10,7 +10,6 @@ from typing import Any, cast
 import django_filters
 from catalog.models import Game
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from foundation.fields import MAX_INT, LookupFilter, SafeSlugRelatedField, StrictIntegerField
@@ -238,11 +237,9 @@ class LeagueListApi(generics.ListAPIView):
             raise PermissionDenied("Only staff and organisers may create leagues.")
         data = LeagueCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            # IsAuthenticatedOrReadOnly and may_organise above: a signed-in user.
-            league = create_league(organiser=cast(User, request.user), **data.validated_data)
-        except DjangoValidationError as exc:
-            raise ValidationError({"detail": exc.messages}) from None
+        # IsAuthenticatedOrReadOnly and may_organise above: a signed-in user. A refusal of
+        # create_league is answered by foundation.errors (400 {"detail": [...]}).
+        league = create_league(organiser=cast(User, request.user), **data.validated_data)
         return Response(LeagueSerializer(league).data, status=status.HTTP_201_CREATED)
 
 
@@ -300,6 +297,11 @@ class LeagueStandingsApi(generics.ListAPIView):
         return self.get_paginated_response(self.get_serializer(rows, many=True).data)
 
 
+class RoundQueuedSerializer(serializers.Serializer):
+    round = serializers.IntegerField(help_text="the number of the round on its way")
+    detail = serializers.CharField()
+
+
 class LeaguePlayRoundApi(APIView):
     """Play the league's next round now, due or not (its organiser or staff), as the page's
     button does: a worker schedules it, so the answer comes at once (202); sent twice, it
@@ -307,22 +309,12 @@ class LeaguePlayRoundApi(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(
-        request=None,
-        responses={
-            202: {
-                "type": "object",
-                "properties": {"round": {"type": "integer"}, "detail": {"type": "string"}},
-            }
-        },
-    )
+    @extend_schema(request=None, responses={202: RoundQueuedSerializer})
     def post(self, request: Request, pk: int) -> Response:
         league = _league(pk)
         if not may_run_league(request.user, league):
             raise PermissionDenied("Only the league's organiser or staff may play its rounds.")
         enqueue_league_round(league)
         number = league.rounds_played + 1
-        return Response(
-            {"round": number, "detail": f"Round {number} is on its way to the workers."},
-            status=status.HTTP_202_ACCEPTED,
-        )
+        queued = {"round": number, "detail": f"Round {number} is on its way to the workers."}
+        return Response(RoundQueuedSerializer(queued).data, status=status.HTTP_202_ACCEPTED)

@@ -379,6 +379,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # ids in paths (foundation/converters.py): integers of at most 18 digits
     "PATH_CONVERTER_OVERRIDES": {"id": IdConverter.schema},
+    "ENUM_NAME_OVERRIDES": {"TournamentStatusEnum": "competitions.models.TournamentStatus"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "foundation.schema.add_error_responses",

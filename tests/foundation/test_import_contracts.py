@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,24 +28,69 @@ def _contracts() -> dict:  # type: ignore[type-arg]
 
 
 def _platform_apps() -> set[str]:
-    """Every Django app of the site: a package under platform/ with an apps.py (but the
-    project itself, meeple, which is the top: no app may import it)."""
-    return {p.parent.name for p in (REPO / "platform").glob("*/apps.py")} - {"meeple"}
+    """Every package of the site: a folder under platform/ with Python in it (an app with its
+    apps.py, or a plain package the apps would import), but the project itself, meeple, which
+    is the top: no app may import it."""
+    root = REPO / "platform"
+    return {
+        p.name
+        for p in root.iterdir()
+        if p.is_dir() and ((p / "__init__.py").exists() or any(p.glob("*.py")))
+    } - {"meeple"}
+
+
+CORE = {"games", "sandbox", "arena"}
+
+
+def _contract(config: dict, start: str) -> dict:  # type: ignore[type-arg]
+    (found,) = [c for c in config["contracts"] if c["name"].startswith(start)]
+    return found
+
+
+def _named(contract: dict, key: str) -> set[str]:  # type: ignore[type-arg]
+    return set(contract.get(key, []))
 
 
 def test_every_app_is_in_the_contracts() -> None:
-    """A new app under platform/ must take its place in the layers (and so in every contract
-    that names the apps): an app outside them could import anything."""
+    """A new app under platform/ must take its place in the layers and in every contract that
+    names the apps: an app outside them could import anything, or be imported by the core."""
     config = _contracts()
     apps = _platform_apps()
-    assert apps, "no app found under platform/"
-    assert apps <= set(config["root_packages"]), apps - set(config["root_packages"])
-    (layers,) = [c for c in config["contracts"] if c["name"].startswith("Django apps")]
+    assert {"accounts", "play", "foundation", "audiences", "notifications"} <= apps, apps
+    assert apps | CORE | {"meeple"} == set(config["root_packages"]), config["root_packages"]
+    layers = _contract(config, "Django apps")
     layered = {name.strip() for layer in layers["layers"] for name in layer.split("|")}
     assert layered == apps, f"not in the layers: {apps - layered}; gone: {layered - apps}"
-    assert not layers.get("ignore_imports"), "pages that compose domains live at the top"
-    for contract in config["contracts"]:
-        forbidden = contract.get("forbidden_modules", [])
-        # the apps' own contract (the core's forbids django too)
-        if contract["type"] == "forbidden" and "meeple" in forbidden and "django" not in forbidden:
-            assert set(contract["source_modules"]) == apps, contract["name"]
+    no_web = _contract(config, "The core knows no web")
+    assert _named(no_web, "source_modules") == CORE
+    web = apps | {"meeple", "django", "rest_framework"}
+    assert web <= _named(no_web, "forbidden_modules"), web - _named(no_web, "forbidden_modules")
+    through_arena = _contract(config, "The platform reaches bots' processes only through")
+    assert _named(through_arena, "source_modules") == apps | {"meeple"}
+    assert _named(through_arena, "forbidden_modules") == {"sandbox"}
+    no_project = _contract(config, "No app imports the project package")
+    assert _named(no_project, "source_modules") == apps
+    assert _named(no_project, "forbidden_modules") == {"meeple"}
+
+
+def test_no_contract_ignores_an_import() -> None:
+    """Pages and endpoints that compose domains live at the top: no exception is listed."""
+    for contract in _contracts()["contracts"]:
+        assert not contract.get("ignore_imports"), contract["name"]
+
+
+def test_the_architecture_picture_draws_the_layers() -> None:
+    """docs/architecture.md's picture names every app, read top to bottom and left to right in
+    the order of the layers contract (apps of one layer in any order among themselves)."""
+    text = (REPO / "docs/architecture.md").read_text()
+    picture = text.split("```")[1]
+    layers = _contract(_contracts(), "Django apps")["layers"]
+    layer_of = {name.strip(): i for i, layer in enumerate(layers) for name in layer.split("|")}
+    first_seen = {}
+    for app in layer_of:
+        found = re.search(rf"(?<![\w/.]){app}(?![\w/])", picture)
+        assert found, f"{app} is not in the picture"
+        first_seen[app] = found.start()
+    drawn = sorted(layer_of, key=first_seen.__getitem__)
+    order = [layer_of[app] for app in drawn]
+    assert order == sorted(order), f"drawn {drawn}, layered {layers}"
