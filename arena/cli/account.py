@@ -56,7 +56,17 @@ def run_login(args: argparse.Namespace) -> int:
     if args.token:
         token, username = args.token.strip(), ""
         # Any authenticated list checks it: a wrong token is a 401.
-        Site(site.url, token).get("/api/bots/", {"mine": "true"})
+        try:
+            Site(site.url, token).get("/api/bots/", {"mine": "true"})
+        except SiteError as exc:
+            if exc.status != 401:
+                raise
+            raise SiteError(
+                f"{site.url} refused the token: not one of its tokens (copy it again from the "
+                "site's 'Use the API' page, or log in with --username NAME)",
+                EXIT_BAD_INPUT,
+                401,
+            ) from None
     else:
         if args.password_stdin and not args.username:
             raise SiteError("--password-stdin needs --username NAME", EXIT_BAD_INPUT)

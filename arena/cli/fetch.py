@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli.shared import EXIT_BAD_INPUT, EXIT_OK, Subcommands, stdout
-from arena.cli.site import Site, SiteError, load_credentials, not_logged_in, site_command
+from arena.cli.site import Site, SiteError, load_credentials, site_command
 
 
 def register_fetch(actions: Subcommands) -> None:
@@ -21,7 +21,12 @@ def register_fetch(actions: Subcommands) -> None:
         "(anyone may fetch a replay; the logs of your own seats come with it). "
         "`arena replay verify` checks the file.",
     )
-    f.add_argument("match_id", metavar="MATCH_ID", type=_match_id)
+    f.add_argument(
+        "match_id",
+        metavar="MATCH_ID",
+        type=_match_id,
+        help="the match's number (`arena matches` lists them; its page is /matches/MATCH_ID/)",
+    )
     f.add_argument(
         "-o", "--output", metavar="FILE", help="where to write it (default match-MATCH_ID.json)"
     )
@@ -68,7 +73,11 @@ def _site(url: str | None) -> Site:
         return Site(url)
     if os.environ.get("ARENA_URL"):
         return Site(os.environ["ARENA_URL"])
-    raise not_logged_in()
+    raise SiteError(
+        "not logged in: run `arena login URL` first (your bots' logs come with the replay), "
+        "or give the site with --url URL (the public replay)",
+        EXIT_BAD_INPUT,
+    )
 
 
 def _logs(doc: dict[str, Any]) -> str:

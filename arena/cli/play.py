@@ -36,7 +36,8 @@ def register(sub: Subcommands) -> None:
         "With --from-replay FILE --at STEP --seat N: one BOT (GAME may be left out), which "
         "plays seat N of the recorded match from its decision STEP on.",
     )
-    p.add_argument("game", metavar="GAME", help="game slug (see: arena games)")
+    # GAME is optional to argparse: a re-run may leave it out, and run() says what is missing.
+    p.add_argument("game", metavar="GAME", nargs="?", help="game slug (see: arena games)")
     p.add_argument("bots", metavar="BOT", nargs="*", help="one bot per seat")
     p.add_argument("--seed", type=int, default=None, help="match seed (default 0)")
     p.add_argument("--replay", metavar="FILE", help="write the replay (JSON) to FILE")
@@ -89,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
     from arena.referee import run_match
 
     if args.from_replay is not None:
+        if args.game is None:
+            raise UsageError(
+                "--from-replay wants the BOT that plays --seat N: a path, builtin:NAME or human"
+            )
         human = human_seat([args.game, *args.bots], args.human_move_ms)
         outcome, summary = play_from_replay(args, human)
         code = report(outcome, args, {"from_replay": summary})
@@ -97,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         return code
     if args.at is not None or args.seat is not None or args.others:
         raise UsageError("--at, --seat and --others go with --from-replay FILE")
-    if not args.bots:
+    if args.game is None or not args.bots:
         raise UsageError("play wants GAME and one BOT per seat (see: arena play --help)")
     outcome = run_match(
         args.game,

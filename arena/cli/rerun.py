@@ -27,7 +27,13 @@ def add_rerun_args(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="restore the match recorded in FILE at decision --at and play on from there",
     )
-    g.add_argument("--at", type=int, metavar="STEP", help="the decision to play on from")
+    g.add_argument(
+        "--at",
+        type=int,
+        metavar="STEP",
+        help="the decision to play on from, counted from 0 (the viewer's 'decision #STEP'): "
+        "the record is replayed up to it, and BOT makes seat N's decisions from it on",
+    )
     g.add_argument("--seat", type=int, metavar="N", help="the seat BOT plays from STEP on")
     g.add_argument(
         "--others",

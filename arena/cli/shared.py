@@ -28,8 +28,25 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
+    _intermixing = False
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see: {self.prog} --help)")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Any = None, namespace: Any = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        # A command's own parser takes its options anywhere among its positionals
+        # (`arena play trnd --seed 3 a.py b.py`); plain argparse stops the BOT list at the first
+        # option and calls the rest unrecognized. Parsers of subcommands parse as argparse does
+        # (intermixed parsing cannot hand the rest of the line to a subcommand).
+        if self._subparsers is not None or self._intermixing:
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return super().parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
 
 
 def stdout() -> Console:

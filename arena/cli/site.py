@@ -18,6 +18,7 @@ import http.client
 import json
 import os
 import socket
+import ssl
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -221,6 +222,13 @@ class Site:
             return exc.code, _decoded(exc), exc  # type: ignore[return-value]
         except (urlerror.URLError, OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", None) or exc
+            if isinstance(reason, ssl.SSLError) and reason.reason == "WRONG_VERSION_NUMBER":
+                # What a plain-HTTP server answers a TLS greeting with: the address is wrong.
+                http_url = "http://" + self.url.split("://", 1)[1]
+                raise SiteError(
+                    f"cannot reach {self.url}: it does not speak HTTPS (try {http_url})",
+                    EXIT_BAD_INPUT,
+                ) from None
             raise SiteError(f"cannot reach {self.url}: {_one_line(reason)}") from None
 
 

@@ -139,13 +139,14 @@ def find_or_create_bot(site: Site, name: str, game: str | None) -> dict[str, Any
     bot = find_bot(site, name, game)
     if bot is not None:
         return bot
-    if not game:
-        games = ", ".join(g["slug"] for g in site.get_all("/api/games/"))
-        raise SiteError(
-            f"you have no bot named {name!r} on {site.url}: add --game GAME to create it "
-            f"(games: {games})",
-            EXIT_BAD_INPUT,
+    slugs = [g["slug"] for g in site.get_all("/api/games/")]
+    if not game or game not in slugs:
+        missing = (
+            f"{site.url} has no game {game!r}"
+            if game
+            else f"you have no bot named {name!r} on {site.url}: add --game GAME to create it"
         )
+        raise SiteError(f"{missing} (games: {', '.join(slugs)})", EXIT_BAD_INPUT)
     try:
         created = site.call("POST", "/api/bots/", body={"game": game, "name": name})
     except SiteError as exc:

@@ -19,8 +19,15 @@ def register_why(actions: Subcommands) -> None:
         "(the act message: observation, legal actions, time left), what it answered (index, "
         "action, time, fault and its reason) and the log lines it wrote to stderr meanwhile.",
     )
-    w.add_argument("file", metavar="FILE")
-    w.add_argument("--at", type=int, required=True, metavar="STEP", help="the decision")
+    w.add_argument("file", metavar="FILE", help="a replay (arena play --replay, replay fetch)")
+    w.add_argument(
+        "--at",
+        type=int,
+        required=True,
+        metavar="STEP",
+        help="the decision, counted from 0: the viewer's 'decision #STEP' (shown at its step "
+        "STEP+1, the position after it)",
+    )
     w.add_argument("--seat", type=int, required=True, metavar="N", help="the seat that decided")
     w.add_argument("--json", action="store_true", help="print one JSON object")
     w.set_defaults(run=run_why)

@@ -45,6 +45,17 @@ def test_help_on_every_command(capsys, argv):
     assert "usage: arena" in capsys.readouterr().out
 
 
+def test_options_may_come_between_a_commands_positionals():
+    """`arena play trnd --seed 3 a.py b.py`: argparse alone ends the BOT list at the option and
+    calls a.py and b.py unrecognized."""
+    from arena.cli import build_parser
+
+    args = build_parser().parse_args(["play", "trnd", "--seed", "3", "a.py", "--json", "b.py"])
+    assert (args.game, args.bots, args.seed, args.json) == ("trnd", ["a.py", "b.py"], 3, True)
+    args = build_parser().parse_args(["replay", "why", "--at", "4", "m.json", "--seat", "2"])
+    assert (args.file, args.at, args.seat) == ("m.json", 4, 2)
+
+
 def test_games_lists_every_registered_game(capsys):
     code, out, _ = run(capsys, "games", "--json")
     assert code == EXIT_OK
@@ -126,6 +137,9 @@ def test_replay_verify_fails_on_a_tampered_file(capsys, small_game, tmp_path):
         (["tournament", "{game}", "builtin:random", "--games", "0"], "at least 1"),
         (["tournament", "{game}", "builtin:random", "--jobs", "0"], "jobs"),
         (["replay", "verify", "/no/such/file.json"], "cannot read"),
+        (["play"], "play wants GAME and one BOT per seat"),
+        (["play", "{game}"], "play wants GAME and one BOT per seat"),
+        (["play", "--from-replay", "m.json", "--at", "3", "--seat", "1"], "wants the BOT"),
         (["new-bot", "no-such-game", "/tmp/x"], "unknown game"),
         (["frobnicate"], "invalid choice"),
     ],

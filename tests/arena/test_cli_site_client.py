@@ -160,3 +160,86 @@ def test_a_moved_site_is_followed_and_never_given_the_token(moved_site: Any) -> 
     assert seen == [("/api/games/", None)]  # the redirect did not carry the token
     site.get("/api/games/")
     assert seen[-1] == ("/api/games/", "Token secret-token")
+
+
+class _Arena(BaseHTTPRequestHandler):
+    """A site's API in two answers: the games, and (with the token ``good``) the caller's
+    bots; any other token is refused as DRF refuses it."""
+
+    def do_GET(self) -> None:
+        if self.path.startswith("/api/games/"):
+            self._json(200, [{"slug": "trnd"}])
+        elif self.headers.get("Authorization") == "Token good":
+            self._json(200, [])
+        else:
+            self._json(401, {"detail": "Invalid token."})
+
+    def _json(self, status: int, answer: Any) -> None:
+        body = json.dumps(answer).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def fake_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("ARENA_URL", raising=False)
+    monkeypatch.delenv("ARENA_TOKEN", raising=False)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Arena)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def error_line(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("arena: error: "), err
+    return lines[0]
+
+
+def test_a_wrong_token_at_login_says_where_to_get_one(
+    fake_site: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["login", fake_site, "--token", "typo"]) == EXIT_BAD_INPUT
+    line = error_line(capsys)
+    assert f"{fake_site} refused the token: not one of its tokens" in line
+    assert "'Use the API' page" in line and "arena login" not in line  # not "run what you ran"
+    assert not (tmp_path / "config" / "meeple-arena" / "credentials.json").exists()
+    assert main(["login", fake_site, "--token", "good"]) == 0
+
+
+def test_submit_to_a_game_the_site_has_not_lists_its_games(
+    fake_site: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    monkeypatch.setenv("ARENA_URL", fake_site)
+    monkeypatch.setenv("ARENA_TOKEN", "good")
+    (tmp_path / "main.py").write_text("print()\n")
+    code = main(["submit", "mine", str(tmp_path / "main.py"), "--game", "nosuch"])
+    assert code == EXIT_BAD_INPUT
+    assert error_line(capsys).endswith(f"{fake_site} has no game 'nosuch' (games: trnd)")
+
+
+def test_https_to_a_plain_http_site_says_so(fake_site: str) -> None:
+    tls = fake_site.replace("http://", "https://")
+    with pytest.raises(SiteError) as caught:
+        Site(tls).get("/api/games/")
+    assert caught.value.exit_code == EXIT_BAD_INPUT
+    assert str(caught.value) == f"cannot reach {tls}: it does not speak HTTPS (try {fake_site})"
+
+
+def test_fetch_logged_out_names_both_ways(
+    fake_site: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", "fetch", "3"]) == EXIT_BAD_INPUT
+    line = error_line(capsys)
+    assert "run `arena login URL` first" in line and "--url URL" in line
