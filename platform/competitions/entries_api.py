@@ -47,10 +47,10 @@ def _version(pk: int | None, field: str) -> BotVersion | None:
     return version
 
 
-def _delete_input(request: Request) -> Any:
+def _delete_input(request: Request, field: str) -> Any:
     """A DELETE's input: its query string, as the schema documents it (a DELETE's body has no
     place in it, and some proxies drop one), else the JSON body clients sent at first."""
-    return request.query_params or request.data
+    return request.query_params if field in request.query_params else request.data
 
 
 # ------------------------------------------------------------------------------- entries
@@ -129,7 +129,7 @@ class TournamentEntriesApi(APIView):
     @extend_schema(parameters=[WithdrawSerializer], responses={200: EntryOutSerializer})
     def delete(self, request: Request, pk: int) -> Response:
         t = _visible(request, pk)
-        data = WithdrawSerializer(data=_delete_input(request))
+        data = WithdrawSerializer(data=_delete_input(request, "version"))
         data.is_valid(raise_exception=True)
         version = _version(data.validated_data["version"], "version")
         assert version is not None
@@ -187,7 +187,7 @@ class TournamentMembersApi(APIView):
     @extend_schema(parameters=[MemberNameSerializer], responses={200: MemberOutSerializer})
     def delete(self, request: Request, pk: int) -> Response:
         t = _managed(request, pk)
-        data = MemberNameSerializer(data=_delete_input(request))
+        data = MemberNameSerializer(data=_delete_input(request, "username"))
         data.is_valid(raise_exception=True)
         name = data.validated_data["username"]
         user = get_user_model().objects.filter(username=name).first()
