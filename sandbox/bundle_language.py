@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sandbox.bundle import BOT_ENTRIES, Bundle, check_bundle
 from sandbox.bundle_limits import MAX_UPLOAD_BYTES, BundleError
-from sandbox.languages import LANGUAGES, Language, UnknownLanguage, get_language, recognise
+from sandbox.languages import LANGUAGES, Language, UnknownLanguage, get_language
 
 ENTRIES = BOT_ENTRIES
 
@@ -25,6 +25,8 @@ def bundle_language(bundle: Bundle, chosen: str | None = None) -> Language:
         except UnknownLanguage as exc:
             raise BundleError(str(exc)[0].upper() + str(exc)[1:] + ".") from None
         if lang not in candidates:
+            if not candidates:
+                _no_entry_beside_a_marker(bundle.files)
             found = ", ".join(c.key for c in candidates) or "none"
             raise BundleError(
                 f"The files are no {lang.name} bot (it needs {_needs(lang)} at the top); "
@@ -34,6 +36,7 @@ def bundle_language(bundle: Bundle, chosen: str | None = None) -> Language:
     if len(candidates) == 1:
         return candidates[0]
     if not candidates:
+        _no_entry_beside_a_marker(bundle.files)
         raise BundleError(
             "The files hold no bot: none of "
             + ", ".join(dict.fromkeys(ENTRIES))
@@ -52,16 +55,31 @@ def candidates_of(files: tuple[str, ...] | list[str]) -> list[Language]:
     (``Cargo.toml``, ``go.mod``). A marker alone does not make an interpreted language: a
     ``package.json`` beside a ``main.py`` and no ``main.js`` is a Python bot."""
     top = {f for f in files if "/" not in f}
-    found = [
+    return [
         lang
         for lang in LANGUAGES.values()
         if lang.source in top or (lang.compiled and any(m in top for m in lang.markers))
     ]
-    return found or recognise(list(files))
+
+
+def _no_entry_beside_a_marker(files: tuple[str, ...] | list[str]) -> None:
+    """A build file of an interpreted language without its entry (a Node package whose
+    ``main`` is ``index.js``): say what runs, rather than accept a bot whose check must fail."""
+    top = {f for f in files if "/" not in f}
+    for lang in LANGUAGES.values():
+        marker = next((m for m in lang.markers if m in top), None)
+        if marker and not lang.compiled:
+            run = " ".join(lang.run)
+            raise BundleError(
+                f"A {lang.name} bot runs {lang.source} at the top of its files ({run}): these "
+                f"hold {marker} but no {lang.source}. Add a {lang.source} that loads your code "
+                "(nothing is installed: no dependencies)."
+            )
 
 
 def _needs(lang: Language) -> str:
-    return " or ".join((lang.source, *lang.markers))
+    # An interpreted language's build file alone runs nothing: only its entry makes a bot.
+    return " or ".join((lang.source, *(lang.markers if lang.compiled else ())))
 
 
 def check_files(filename: str, data: bytes, *, max_bytes: int = MAX_UPLOAD_BYTES) -> Bundle:

@@ -22,7 +22,7 @@ from sandbox.base import BotCode, Limits
 from sandbox.built import is_built, mark_built
 from sandbox.docker_engine import launch, remove
 from sandbox.docker_spec import BOT_USER, container_kwargs
-from sandbox.host_build import BuildFailed
+from sandbox.host_build import OUTPUT_CAP, BuildFailed, failure_message
 from sandbox.languages import BINARY, get_language
 
 #: Wall-clock limit of one build (rustc and javac start slowly; a compiler bomb stops here).
@@ -31,10 +31,6 @@ BUILD_TIMEOUT_S = 120
 BUILD_LIMITS = Limits(
     memory_mb=2048, pids=256, tmpfs_mb=512, file_size_mb=256, cpu_seconds=BUILD_TIMEOUT_S
 )
-#: Bytes of the compiler's output kept (the rest is cut: the build then fails).
-OUTPUT_CAP = 64 * 1024
-#: Lines of it the error message shows.
-ERROR_LINES = 15
 LOG = ".meeple-build.log"
 
 
@@ -59,7 +55,7 @@ def build_in_docker(
     _open_for_build(root)
     # The command's output through head: its first OUTPUT_CAP bytes kept, a flood cut off.
     script = (
-        f'{{ "$@"; echo $? > /tmp/.rc; }} 2>&1 | head -c {OUTPUT_CAP} > {LOG}; '
+        f'{{ "$@"; echo $? > /tmp/.rc; }} 2>&1 | head -c {OUTPUT_CAP + 1} > {LOG}; '
         'exit "$(cat /tmp/.rc 2>/dev/null || echo 141)"'
     )
     kw = container_kwargs(
@@ -88,7 +84,8 @@ def build_in_docker(
     if status != 0:
         raise BuildFailed(_failure(lang.name, status, output))
     if lang.run[:1] == (f"./{BINARY}",) and not (root / BINARY).is_file():
-        raise BuildFailed(f"the {lang.name} build made no program ({BINARY}):\n{output}".rstrip())
+        shown = output.decode("utf-8", "replace")
+        raise BuildFailed(f"the {lang.name} build made no program ({BINARY}):\n{shown}".rstrip())
     if lang.compiled:
         mark_built(code)
 
@@ -112,25 +109,20 @@ def _oom_killed(container: Any) -> bool:
         return False
 
 
-def _read_log(root: Path) -> str:
+def _read_log(root: Path) -> bytes:
+    """The compiler's output kept by ``head``: one byte over the cap means it was cut."""
     path = root / LOG
     try:
-        data = path.read_bytes()[:OUTPUT_CAP]
+        data = path.read_bytes()
         path.unlink()
     except OSError:
-        return ""
-    text = data.decode("utf-8", "replace")
-    if len(data) >= OUTPUT_CAP:
-        text += f"\n... (output cut at {OUTPUT_CAP // 1024} KiB)"
-    return text
+        return b""
+    return data
 
 
-def _failure(name: str, status: int, output: str) -> str:
-    lines = output.splitlines()
-    shown = "\n".join(lines[:ERROR_LINES]) or "(no output)"
-    more = f"\n... ({len(lines) - ERROR_LINES} more lines)" if len(lines) > ERROR_LINES else ""
+def _failure(name: str, status: int, output: bytes) -> str:
     how = f"killed by signal {status - 128}" if status > 128 else f"exit status {status}"
-    return f"the {name} build failed ({how}):\n{shown}{more}"
+    return failure_message(name, how, output, file_mb=BUILD_LIMITS.file_size_mb)
 
 
 def build_user() -> str:

@@ -206,15 +206,33 @@ def _run(root: Path, command: tuple[str, ...], env: dict[str, str], lang: Langua
             _kill(proc)  # whatever the build left running in its session
         if rc != 0:
             out.seek(0)
-            raise BuildFailed(_failure(lang, rc, out.read(OUTPUT_CAP)))
+            raise BuildFailed(_failure(lang, rc, out.read(OUTPUT_CAP + 1)))
+
+
+def failure_message(name: str, how: str, output: bytes, *, file_mb: int) -> str:
+    """What the owner of a bot whose build failed reads: the language, how the build ended,
+    a plain sentence when it hit one of the build's limits (the compiler's own words then
+    blame itself: "internal compiler error... submit a bug report"), and the compiler's
+    first lines. ``output`` is what was kept of it: :data:`OUTPUT_CAP` bytes at most, more
+    only when it was cut there. Shared by the host's and Docker's builds."""
+    cut = len(output) > OUTPUT_CAP
+    text = output[:OUTPUT_CAP].decode("utf-8", "replace")
+    lines = text.splitlines()
+    limits = []
+    if "File size limit exceeded" in text:
+        limits.append(f"a file the build wrote passed the build's limit of {file_mb} MB")
+    if cut:
+        limits.append(f"the compiler's output passed {OUTPUT_CAP // 1024} KiB and was cut off")
+    why = "".join(f"\n(stopped at a limit: {limit})" for limit in limits)
+    shown = "\n".join(lines[:ERROR_LINES]) or "(no output)"
+    hidden = len(lines) - ERROR_LINES
+    more = f"\n... ({hidden} more lines{' before the cut' if cut else ''})" if hidden > 0 else ""
+    return f"the {name} build failed ({how}):{why}\n{shown}{more}"
 
 
 def _failure(lang: Language, rc: int, output: bytes) -> str:
-    lines = output.decode("utf-8", "replace").splitlines()
-    shown = "\n".join(lines[:ERROR_LINES]) or "(no output)"
-    more = f"\n... ({len(lines) - ERROR_LINES} more lines)" if len(lines) > ERROR_LINES else ""
     how = f"killed by {signal.Signals(-rc).name}" if rc < 0 else f"exit status {rc}"
-    return f"the {lang.name} build failed ({how}):\n{shown}{more}"
+    return failure_message(lang.name, how, output, file_mb=BUILD_FILE_MB)
 
 
 def _build_limits() -> None:

@@ -16,8 +16,8 @@ def register(sub: Subcommands) -> None:
         description="Write a commented starter bot (standard library only, in any of the "
         "languages below) and a README on building and testing it locally.",
     )
-    p.add_argument("game", metavar="GAME")
-    p.add_argument("dir", metavar="DIR")
+    p.add_argument("game", metavar="GAME", help="the game's slug (`arena games` lists them)")
+    p.add_argument("dir", metavar="DIR", help="the folder to write (made if missing)")
     p.add_argument(
         "--lang",
         default=DEFAULT,

@@ -137,6 +137,25 @@ def test_a_build_failure_names_the_compilers_first_lines(
         release_bot(code)
 
 
+def test_a_host_build_says_when_its_output_was_cut(tmp_path: Path) -> None:
+    """A flood of compiler errors (megabytes from a few lines) on the host: the owner reads
+    the first lines and that the output was cut, as from a Docker build."""
+    from tests.sandbox.test_docker_languages import ERROR_FLOOD
+
+    need_toolchain("cpp")
+    (tmp_path / "main.cpp").write_bytes(ERROR_FLOOD)
+    code = prepare_bot(tmp_path / "main.cpp")
+    try:
+        with pytest.raises(BuildFailed) as info:
+            ProcessSandbox().prepare(code)
+    finally:
+        release_bot(code)
+    lines = str(info.value).splitlines()
+    assert lines[1] == "(stopped at a limit: the compiler's output passed 64 KiB and was cut off)"
+    assert "invalid conversion from" in str(info.value)
+    assert lines[-1].endswith("more lines before the cut)")
+
+
 def test_a_missing_toolchain_is_a_clear_sandbox_error(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -12,6 +12,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from sandbox.languages import LANGUAGES as ALL_LANGUAGES
+from sandbox.languages import get_language
 from tests.conftest import REPO, WorkerProcess, celery_on
 
 # ``beat``: the Python ladder test's beat (ladder.tick every second), on this module's site.
@@ -19,8 +21,8 @@ from tests.foundation.test_ladder_worker import _database_url, beat, signed_up, 
 
 pytestmark = [pytest.mark.redis, pytest.mark.docker, pytest.mark.django_db(transaction=True)]
 
-#: Compiled (C++, Go, Rust, Java) and interpreted (JavaScript, Python) languages.
-LANGUAGES = ("cpp", "go", "rust", "java", "javascript", "python")
+#: Every language sandbox/languages.py declares (a seventh is played here once it is added).
+LANGUAGES = tuple(ALL_LANGUAGES)
 ENV = {
     "ARENA_SANDBOX": "docker",
     "ARENA_LADDER_BUDGET": "3",
@@ -30,15 +32,12 @@ ENV = {
 
 
 def _starter(key: str) -> tuple[str, bytes]:
-    from sandbox.languages import get_language
-
     source = get_language(key).source
     return source, (REPO / "arena" / "starters" / key / source).read_bytes()
 
 
 def _docker_images_or_fail() -> None:
     from sandbox.docker_engine import check_image, connect
-    from sandbox.languages import get_language
 
     client = connect(10.0)
     for key in LANGUAGES:
@@ -108,5 +107,23 @@ def test_every_language_is_built_qualifies_and_plays_the_ladder(
             assert version.status == "active", (label, version.status_reason)
             key = label.split("-", 1)[1]
             assert version.language == key
-            compiled = key in ("cpp", "go", "rust", "java")
-            assert bool(version.artifact_sha256) == compiled, label
+            assert bool(version.artifact_sha256) == get_language(key).compiled, label
+            _assert_rated_clean_ladder_match(label, version)
+
+
+def _assert_rated_clean_ladder_match(label: str, version: Any) -> None:
+    """The ladder's counter counts faulted seats too: ask for a finished, rated ladder match in
+    which this very version played without a fault and its rating moved (a RatingChange)."""
+    from matches.models import MatchSeat
+    from ratings.models import RatingChange
+
+    seats = MatchSeat.objects.filter(
+        bot_version=version, match__kind="ladder", match__status="finished", match__rated=True
+    )
+    assert seats.exists(), f"{label}: no finished rated ladder match"
+    faults = [(s.match_id, s.status) for s in seats if s.status != "ok"]
+    assert not faults, f"{label}: faults in ladder matches {faults}"
+    rated = RatingChange.objects.filter(
+        bot_id=version.bot_id, match_id__in=seats.values("match_id")
+    )
+    assert rated.exists(), f"{label}: its ladder matches moved no rating"

@@ -58,6 +58,16 @@ def test_zips_of_the_usual_layouts_are_recognised(user_bot: Bot) -> None:
     assert upload_version(bot=user_bot, filename="g.zip", data=gomod).language == "go"
     java = make_zip({"Main.java": BOTS["java"][1], "Helper.java": b"class Helper {}\n"})
     assert upload_version(bot=user_bot, filename="j.zip", data=java).language == "java"
+    cpp = make_zip({"src/main.cpp": b"int main() {}\n", "src/util.cpp": b"int f() { return 1; }\n"})
+    assert upload_version(bot=user_bot, filename="c.zip", data=cpp).language == "cpp"
+    node = make_zip(
+        {
+            "package.json": b'{"name": "b", "main": "main.js"}\n',
+            "main.js": b'require("./lib/reply.js");\n',
+            "lib/reply.js": JS,
+        }
+    )
+    assert upload_version(bot=user_bot, filename="n.zip", data=node).language == "javascript"
 
 
 def test_an_ambiguous_zip_needs_the_uploaders_choice(user_bot: Bot, api: Client) -> None:
@@ -79,6 +89,23 @@ def test_an_ambiguous_zip_needs_the_uploaders_choice(user_bot: Bot, api: Client)
     assert "no C++20" in wrong.json()["code"][0] and "javascript" in wrong.json()["code"][0]
     unknown = api.post(url, {"code": SimpleUploadedFile("main.js", JS), "language": "cobol"})
     assert unknown.status_code == 400 and "language" in unknown.json()
+
+
+def test_a_node_package_without_main_js_is_refused_saying_what_runs(
+    user_bot: Bot, api: Client
+) -> None:
+    """A package.json whose ``main`` is index.js: refused at upload with what a JavaScript
+    bot runs (it was accepted, then failed its check on a worker), chosen or not."""
+    package = make_zip({"package.json": b'{"name": "b", "main": "index.js"}\n', "index.js": JS})
+    url = f"/api/bots/{user_bot.pk}/versions/"
+    for extra in ({}, {"language": "javascript"}):
+        refused = api.post(url, {"code": SimpleUploadedFile("bot.zip", package), **extra})
+        assert refused.status_code == 400, refused.content
+        message = refused.json()["code"][0]
+        assert message.startswith("A JavaScript (Node.js 18) bot runs main.js at the top")
+        assert "(node --max-old-space-size=384 main.js)" in message
+        assert "hold package.json but no main.js" in message
+    assert not user_bot.versions.exists()
 
 
 def test_the_web_form_takes_a_language(user: Any, user_bot: Bot) -> None:
@@ -172,6 +199,34 @@ def test_a_build_failure_is_the_owners_to_read(
     page = client.get(f"/bots/{user_bot.pk}/").content.decode()
     assert "Failed" in page and "undefined_name" not in page
     assert BotVersion.objects.get(pk=version.pk).status == VersionStatus.FAILED
+
+
+def test_a_compiler_bomb_is_the_owners_to_read_through_the_api(
+    api: Client, other_user: Any, user_bot: Bot, settings: Any, inline: Callable[..., Any]
+) -> None:
+    """A few lines that flood the compiler's output, uploaded through the API: the version
+    fails with the limit it hit and the compiler's first lines for its owner; another user's
+    API and page show that it failed and nothing of why."""
+    from tests.sandbox.test_docker_languages import ERROR_FLOOD
+
+    _docker_or_skip()
+    settings.ARENA_SANDBOX = "docker"
+    url = f"/api/bots/{user_bot.pk}/versions/"
+    up = inline(api.post, url, {"code": SimpleUploadedFile("main.cpp", ERROR_FLOOD)})
+    assert up.status_code == 201, up.content
+    mine = api.get(url).json()[0]
+    assert mine["status"] == "failed"
+    reason = mine["status_reason"]
+    assert reason.startswith("the C++20 (g++ 12) build failed (")
+    assert "the compiler's output passed 64 KiB and was cut off" in reason
+    assert "invalid conversion from" in reason and len(reason) < 8000
+    stranger = Client()
+    stranger.force_login(other_user)
+    theirs = stranger.get(url).json()[0]
+    assert theirs["status"] == "failed"
+    assert "status_reason" not in theirs and "failure_stderr" not in theirs
+    page = stranger.get(f"/bots/{user_bot.pk}/").content.decode()
+    assert "Failed" in page and "invalid conversion" not in page and "64 KiB" not in page
 
 
 def test_upload_pages_name_every_language(user: Any, user_bot: Bot) -> None:

@@ -57,7 +57,17 @@ def _leftovers(sandbox) -> list:
     )
 
 
-@pytest.mark.parametrize("key", ["cpp", "go", "javascript", "rust", "java"])
+def test_every_language_but_python_has_test_bots() -> None:
+    """A language added to sandbox/languages.py is built, played and broken here once it has
+    its bots in tests/language_bots.py (Python's are the hostile suite's)."""
+    from sandbox.languages import LANGUAGES
+
+    others = set(LANGUAGES) - {"python"}
+    assert set(BOTS) == others, "add the language's bots to tests/language_bots.py"
+    assert set(BROKEN) == others and set(COMPILER_SAYS) == others
+
+
+@pytest.mark.parametrize("key", sorted(BOTS))
 def test_each_language_builds_and_plays_in_its_image(
     key: str, docker_sandbox, prepared, tmp_path: Path
 ) -> None:
@@ -87,7 +97,7 @@ def test_each_language_builds_and_plays_in_its_image(
     assert _leftovers(docker_sandbox) == []
 
 
-@pytest.mark.parametrize("key", ["cpp", "go", "javascript", "rust", "java"])
+@pytest.mark.parametrize("key", sorted(BOTS))
 def test_a_build_failure_is_the_compilers_message(
     key: str, docker_sandbox, prepared, tmp_path: Path
 ) -> None:
@@ -104,8 +114,7 @@ def test_a_build_failure_is_the_compilers_message(
 
 
 def test_a_compiler_bomb_is_stopped_with_a_reason(docker_sandbox, prepared, tmp_path: Path) -> None:
-    """Template recursion that floods the compiler's output: cut at the cap, or stopped at the
-    wall-clock limit; either way a build failure, and no container left."""
+    """Template recursion: g++'s depth limit ends it with the compiler's own message."""
     _images_or_skip(docker_sandbox, "cpp")
     bomb = b"""template <int N> struct Boom {
     static const int v = Boom<N + 1>::v + Boom<N + 2>::v;
@@ -113,11 +122,37 @@ def test_a_compiler_bomb_is_stopped_with_a_reason(docker_sandbox, prepared, tmp_
 int main() { return Boom<0>::v; }
 """
     code = prepared(_source(tmp_path, "main.cpp", bomb))
-    with pytest.raises(BuildFailed) as caught:
-        build_in_docker(code, docker_sandbox.client, timeout_s=20)
-    assert "build failed" in str(caught.value) or "was stopped" in str(caught.value)
+    with pytest.raises(BuildFailed, match="template instantiation depth exceeds") as caught:
+        build_in_docker(code, docker_sandbox.client, timeout_s=60)
     assert len(str(caught.value)) < 8000
     assert not (code.root / BINARY).exists()
+    assert _leftovers(docker_sandbox) == []
+
+
+#: 100,000 errors from 140 bytes: each with its five macro expansions, megabytes of output.
+ERROR_FLOOD = b"""#define X10(a) a a a a a a a a a a
+int g(int);
+void f() { X10(X10(X10(X10(X10(g("x");))))) }
+int main() {}
+"""
+
+
+def test_a_flood_of_compiler_output_is_cut_and_said_so(
+    docker_sandbox, prepared, tmp_path: Path
+) -> None:
+    """The compiler's output stops at the cap (the compiler dies on its closed pipe), and the
+    owner is told it was cut, above the compiler's first lines."""
+    _images_or_skip(docker_sandbox, "cpp")
+    code = prepared(_source(tmp_path, "main.cpp", ERROR_FLOOD))
+    with pytest.raises(BuildFailed) as caught:
+        build_in_docker(code, docker_sandbox.client, timeout_s=60)
+    text = str(caught.value)
+    head = text.splitlines()[:2]
+    assert head[0].startswith("the C++20 (g++ 12) build failed (")
+    assert head[1] == "(stopped at a limit: the compiler's output passed 64 KiB and was cut off)"
+    assert "invalid conversion from" in text
+    assert "more lines before the cut)" in text.splitlines()[-1]
+    assert len(text) < 8000
     assert _leftovers(docker_sandbox) == []
 
 
@@ -142,6 +177,12 @@ LAYOUTS = {
         "reply.hpp": b"int run();\n",
         "reply.cpp": BOTS["cpp"][1].replace(b"int main()", b"int run()"),
     },
+    # A Node package in a folder: its own module beside main.js, no install step.
+    "javascript": {
+        "mybot/package.json": b'{"name": "mybot", "version": "1.0.0", "main": "main.js"}\n',
+        "mybot/main.js": b'require("./lib/reply.js");\n',
+        "mybot/lib/reply.js": BOTS["javascript"][1],
+    },
     "java": {
         "Main.java": b"public class Main { public static void main(String[] a) throws Exception"
         b" { Reply.main(a); } }\n",
@@ -154,7 +195,8 @@ LAYOUTS = {
 def test_zips_of_the_usual_layouts_build_and_play(
     key: str, docker_sandbox, prepared, tmp_path: Path
 ) -> None:
-    """A Cargo project, a Go module, several C++ files, several Java classes."""
+    """A Cargo project, a Go module, several C++ files, several Java classes, a Node
+    package."""
     _images_or_skip(docker_sandbox, key)
     code = prepared(_zip(tmp_path, LAYOUTS[key]))
     assert code.language == key
@@ -175,8 +217,13 @@ def test_a_huge_constant_array_stops_at_the_file_size_cap(
     _images_or_skip(docker_sandbox, "cpp")
     big = b"char big[1u << 30] = {1};\nint main() { return big[5]; }\n"
     code = prepared(_source(tmp_path, "main.cpp", big))
-    with pytest.raises(BuildFailed, match="File size limit exceeded"):
+    with pytest.raises(BuildFailed, match="File size limit exceeded") as caught:
         build_in_docker(code, docker_sandbox.client)
+    # The compiler blames itself ("internal compiler error"); the owner is told the limit.
+    assert (
+        "(stopped at a limit: a file the build wrote passed the build's limit of 256 MB)"
+        in (str(caught.value).splitlines()[1])
+    )
     assert _leftovers(docker_sandbox) == []
 
 
