@@ -10,6 +10,7 @@ from bots.models import BotVersion, VersionStatus
 from catalog.models import Game
 from django import forms
 from foundation.fields import LocalDateTimeField
+from foundation.params import id_param
 from matches.services import clamp_seed
 
 from arena.formats import FormatError, FormatOptions, check_format, total_matches
@@ -347,8 +348,9 @@ class LeagueForm(forms.Form):
         # The players field starts valid for the game selected (the first one shown, or the
         # one sent back); the page's script follows the game when it changes.
         games = self.fields["game"].queryset  # type: ignore[attr-defined]
-        sent = str(self.data.get("game", "")) if self.is_bound else ""
-        game = (games.filter(pk=sent).first() if sent.isdigit() else None) or games.first()
+        # id_param: "²".isdigit() holds, yet no database id is "²" (it was a 500).
+        sent = id_param(str(self.data.get("game", ""))) if self.is_bound else None
+        game = (games.filter(pk=sent).first() if sent is not None else None) or games.first()
         if game is not None:
             players = self.fields["players_per_match"]
             players.initial = default_players(game)

@@ -6,8 +6,9 @@ reads 1, and 20 digits overflow the database's integer), and no parameter carrie
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 
 from foundation.fields import MAX_INT, parse_ascii_int
 from foundation.limits import error_response
@@ -36,14 +37,30 @@ NUL_MESSAGE = "Null characters are not allowed"
 
 class NulParameterMiddleware:
     """Refuses, with a 400, a request whose query string holds a NUL byte (``%00``) in any name
-    or value, before a view passes it to a search or filter."""
+    or value, before a view passes it to a search or filter; and a form POST whose fields hold
+    one, before a view that reads ``request.POST`` by hand (a user name, a game's slug) passes
+    it to a query."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if any(
-            "\x00" in key or any("\x00" in v for v in values) for key, values in request.GET.lists()
-        ):
+        if _has_nul(request.GET):
             return error_response(request, f"Query parameters: {NUL_MESSAGE}", 400)
         return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
+    ) -> HttpResponse | None:
+        # Only where CsrfViewMiddleware reads the form anyway (a POST to a view that is not
+        # csrf_exempt): no body is parsed here that would not be parsed before the view. The
+        # API's views (csrf_exempt) read bodies through serializers, which refuse NUL already.
+        if request.method != "POST" or getattr(view, "csrf_exempt", False):
+            return None
+        if _has_nul(request.POST):
+            return error_response(request, f"Form fields: {NUL_MESSAGE}", 400)
+        return None
+
+
+def _has_nul(params: QueryDict) -> bool:
+    return any("\x00" in key or any("\x00" in v for v in values) for key, values in params.lists())

@@ -23,6 +23,9 @@ from foundation.client_address import ClientAddressFilter, client_address, clien
 from tests.conftest import REPO
 from tests.security.servers import gunicorn, http, prepare_site, production_env
 
+# Exact counts against rates of a day, never split across two windows (conftest.one_window).
+pytestmark = pytest.mark.usefixtures("one_window")
+
 # -- the rule, unit by unit
 
 
@@ -119,7 +122,7 @@ def _statuses(base: str, n: int, forwarded: list[str]) -> list[int]:
 
 @pytest.mark.redis
 def test_forged_forwarded_for_does_not_pass_the_anonymous_limit(serve: Any) -> None:
-    with serve(THROTTLE_ANON="5/min") as base:
+    with serve(THROTTLE_ANON="5/day") as base:
         forged = [f"198.51.100.{i}" for i in range(1, 40)]
         statuses = _statuses(base, 12, forged)
     assert statuses == [200] * 5 + [429] * 7
@@ -127,7 +130,7 @@ def test_forged_forwarded_for_does_not_pass_the_anonymous_limit(serve: Any) -> N
 
 @pytest.mark.redis
 def test_behind_one_proxy_the_proxys_entry_counts(serve: Any) -> None:
-    with serve(THROTTLE_ANON="4/min", NUM_PROXIES="1") as base:
+    with serve(THROTTLE_ANON="4/day", NUM_PROXIES="1") as base:
         # The client forges the left part; the proxy's entry (the last) stays the same.
         same_client = [f"6.6.6.{i}, 203.0.113.5" for i in range(1, 40)]
         assert _statuses(base, 6, same_client) == [200] * 4 + [429] * 2
@@ -139,7 +142,7 @@ def test_behind_one_proxy_the_proxys_entry_counts(serve: Any) -> None:
 def test_concurrent_requests_are_each_counted(serve: Any) -> None:
     """Two server processes, 16 clients at once: exactly the limit gets through (a
     read-modify-write counter loses hits and lets more through)."""
-    with serve(THROTTLE_ANON="100/min") as base:
+    with serve(THROTTLE_ANON="100/day") as base:
         http(base + "/api/games/")  # warm both workers' first request
         with ThreadPoolExecutor(16) as pool:
             statuses = list(pool.map(lambda _: http(base + "/api/games/")[0], range(150)))

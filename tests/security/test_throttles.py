@@ -18,6 +18,9 @@ from tests.conftest import REPO
 from tests.security.badfiles import GOOD_MAIN
 from tests.security.conftest import World
 
+# Exact counts against rates of a day, never split across two windows (conftest.one_window).
+pytestmark = pytest.mark.usefixtures("one_window")
+
 #: Run in another process: count ``n`` requests of one throttle for one client there.
 OTHER_PROCESS = """
 import json, os, sys
@@ -111,10 +114,10 @@ def test_redis_url_selects_djangos_redis_cache(tmp_path: Any) -> None:
 def test_login_counts_of_another_process_stop_web_and_api_login(
     world: World, settings: Any, redis_url: str, redis_cache: str
 ) -> None:
-    _rates(settings, login="5/min")
+    _rates(settings, login="5/day")
     ip = "203.0.113.7"
     assert (
-        other_process(redis_url, redis_cache, {"login": "5/min"}, cls="LoginThrottle", ip=ip, n=5)
+        other_process(redis_url, redis_cache, {"login": "5/day"}, cls="LoginThrottle", ip=ip, n=5)
         == [True] * 5
     )
     web = world.web("anonymous").post(
@@ -139,13 +142,13 @@ def test_login_counts_of_another_process_stop_web_and_api_login(
 def test_upload_counts_are_one_counter_for_api_page_and_processes(
     world: World, settings: Any, redis_url: str, redis_cache: str
 ) -> None:
-    _rates(settings, uploads="3/hour")
+    _rates(settings, uploads="3/day")
     owner = world.users["owner"].pk
     # One upload counted in another process, one through the API, one through the page...
     assert other_process(
         redis_url,
         redis_cache,
-        {"uploads": "3/hour"},
+        {"uploads": "3/day"},
         cls="UploadThrottle",
         ip="1.2.3.4",
         user=owner,
@@ -179,7 +182,7 @@ def test_upload_counts_are_one_counter_for_api_page_and_processes(
     assert other_process(
         redis_url,
         redis_cache,
-        {"uploads": "3/hour"},
+        {"uploads": "3/day"},
         cls="UploadThrottle",
         ip="1.2.3.4",
         user=owner + 999,
@@ -191,12 +194,12 @@ def test_upload_counts_are_one_counter_for_api_page_and_processes(
 def test_anonymous_api_rate_holds_across_processes(
     world: World, settings: Any, redis_url: str, redis_cache: str
 ) -> None:
-    _rates(settings, anon="4/min")
+    _rates(settings, anon="4/day")
     ip = "198.51.100.4"
     # AnonThrottle counts every request (GET too): the other process takes the whole quota.
     code_cls = "AnonThrottle"
     assert (
-        other_process(redis_url, redis_cache, {"anon": "4/min"}, cls=code_cls, ip=ip, n=4)
+        other_process(redis_url, redis_cache, {"anon": "4/day"}, cls=code_cls, ip=ip, n=4)
         == [True] * 4
     )
     response = world.api("anonymous").get("/api/games/", REMOTE_ADDR=ip)
@@ -205,7 +208,7 @@ def test_anonymous_api_rate_holds_across_processes(
 
 
 def test_signup_is_throttled_per_address(world: World, settings: Any) -> None:
-    _rates(settings, signup="2/hour")
+    _rates(settings, signup="2/day")
     ip = "192.0.2.77"
     client = world.web("anonymous")
     for i in range(2):
@@ -285,7 +288,7 @@ def test_challenges_are_throttled_through_the_api_and_the_page_together(
 ) -> None:
     """The documented ``challenge`` rate (``THROTTLE_CHALLENGE``) counts challenges sent from
     the bot page and through the API on one counter per user."""
-    _rates(settings, challenge="2/min")
+    _rates(settings, challenge="2/day")
     settings.ARENA_CHALLENGES_PER_DAY = 100  # the daily allowance is not what is tested here
     target = world.builtin.bot
     page = world.web("owner").post(
