@@ -1,8 +1,14 @@
-"""Hidden cards on the play page are drawn as hidden: a person at a TRND table sees the other
-hands as face-down stacks with their counts (and, face up, only the cards those seats publicly
-took from the market), its own hand face up and marked "(you)", and the same picture on every
-poll of one decision (nothing redrawn at random between polls). A real Celery worker plays the
-bots (Redis, the same PostgreSQL database), as in ``test_browser_play.py``."""
+"""Hidden cards are drawn as hidden, in every game that has them (Trishaw Frenzy has none).
+
+On the play page: a person at a TRND table sees the other hands as face-down stacks with their
+counts (and, face up, only the cards those seats publicly took from the market), its own hand
+face up and marked "(you)", and the same picture on every poll of one decision (nothing
+redrawn at random between polls); at Tri*Area and Manhattan TraffIQ tables the other (and the
+built-in NPC) hands are counted backs too, and a Resign ends the game saying so. A real Celery
+worker plays the bots (Redis, the same PostgreSQL database), as in ``test_browser_play.py``.
+
+In the replay viewer: a step opened as one seat saw it (``#step=N&seat=K``) draws that seat's
+hand and every other hand as counted backs, in each game; "everything" draws no back."""
 
 from __future__ import annotations
 
@@ -12,13 +18,21 @@ import time
 from typing import Any
 
 import pytest
+from bots.services import ensure_builtin_bots
+from catalog.services import sync_games
+from matches.models import Match, MatchStatus
+from matches.services import create_match, dispatch_match
+from playwright.sync_api import expect
 
+from arena.viewer import steps as replay_steps
 from tests.conftest import WorkerProcess
 
 from .conftest import shoot
 from .test_browser_play import _log_in, worker  # noqa: F401 (a fixture, used by name)
 
-pytestmark = pytest.mark.redis
+#: The games with hidden information, and a table size each (TRND seats 3 to 5).
+HIDDEN_GAMES = [("trnd", 3), ("tri-area", 2), ("manhattan-traffiq", 2)]
+PICTURE = '#replay [data-field="svg"] svg'
 
 
 def _board_matches_the_observation(page: Any, observation: dict[str, Any]) -> None:
@@ -55,6 +69,25 @@ def _polls_of(seen: list[dict[str, Any]], turn: int) -> list[str]:
     return [r["svg"] for r in seen if r and r["turn"] == turn]
 
 
+def _hidden_counts(board: Any, seats: int) -> dict[int, int]:
+    """Per seat group of the picture on screen: the cards it draws face down (their counts)."""
+    counts = {}
+    for seat in range(seats):
+        backs = board.locator(f'[data-seat="{seat}"] [data-hidden]')
+        counts[seat] = sum(
+            int(backs.nth(i).get_attribute("data-count")) for i in range(backs.count())
+        )
+    return counts
+
+
+def _unknown(observation: dict[str, Any], seat: int) -> int:
+    """How many of ``seat``'s cards the observing seat cannot know."""
+    known = observation.get("known_in_hands", {})
+    public = sum(known[seat].values()) if known and known[seat] else 0
+    return int(observation["hand_sizes"][seat]) - public
+
+
+@pytest.mark.redis
 def test_other_hands_are_counted_backs_and_the_picture_holds_across_polls(
     page: Any,
     worker: WorkerProcess,  # noqa: F811 (the fixture imported above)
@@ -112,3 +145,75 @@ def test_other_hands_are_counted_backs_and_the_picture_holds_across_polls(
         raise AssertionError(f"no next decision: {worker.stderr_tail()}")
     _board_matches_the_observation(page, shown)
     page.locator("#play-resign").click()
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("slug", ["tri-area", "manhattan-traffiq"])
+def test_every_games_play_page_hides_the_other_hands_and_a_resign_says_so(
+    page: Any,
+    worker: WorkerProcess,  # noqa: F811 (the fixture imported above)
+    slug: str,
+) -> None:
+    _log_in(page, "iris")
+    page.goto(f"/play/new/?game={slug}")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/play/*/0/")
+    page.locator("#play-actions button.play-action").first.wait_for()
+    observation = json.loads(page.locator("#play-obs").text_content())
+    board = page.locator("#play-board")
+    seats = len(observation["hand_sizes"])  # Tri*Area: the built-in NPC seats' hands too
+    counts = _hidden_counts(board, seats)
+    assert counts[0] == 0 and "Seat 0 (you)" in board.text_content()
+    assert {s: counts[s] for s in range(1, seats)} == {
+        s: _unknown(observation, s) for s in range(1, seats)
+    }
+    assert sum(counts.values()) > 0
+    shoot(page, f"play-{slug}-hidden-cards")
+
+    page.locator("#play-resign").click()
+    status = page.locator("#play-status")
+    expect(status).to_contain_text("The game is over")
+    assert status.inner_text().endswith("(you resigned).")  # not the fault's kind, "timeout"
+    assert board.locator(".play-target").count() == 0
+    assert not page.locator("#play-resign").is_visible()
+
+
+@pytest.fixture
+def played(request: pytest.FixtureRequest, transactional_db: None) -> Match:
+    slug, players = request.param
+    game = next(g for g in sync_games() if g.slug == slug)
+    builtins = [b.latest_version() for b in ensure_builtin_bots(game)]
+    versions = [builtins[i % len(builtins)] for i in range(players)]
+    options = {"max_rounds": 1} if slug == "trnd" else {}
+    match = dispatch_match(create_match(game=game, versions=versions, seed=5, options=options))
+    assert match.status == MatchStatus.FINISHED, match.error
+    return match
+
+
+@pytest.mark.parametrize("played", HIDDEN_GAMES, indirect=True, ids=[g for g, _ in HIDDEN_GAMES])
+def test_the_replays_seat_view_draws_other_hands_as_counted_backs(page: Any, played: Match) -> None:
+    replay, players = played.replay, len(played.replay["seats"])
+    # a step in the first third, inside a round (not the picture that ends one)
+    n = next(
+        n
+        for n in range(len(replay["decisions"]) // 3, len(replay["decisions"]))
+        if replay_steps.step(replay, n)["round_end"] is None
+    )
+    board = page.locator(PICTURE)
+    for seat in range(players):
+        page.goto(f"/matches/{played.pk}/#step={n}&seat={seat}")
+        shown = replay_steps.step(replay, n, seat)
+        expect(page.locator('#replay [data-field="state"]')).to_have_text(shown["state_text"])
+        observation = shown["seat_view"]["observation"]
+        counts = _hidden_counts(board, len(observation["hand_sizes"]))
+        others = [s for s in counts if s != seat]
+        assert counts[seat] == 0, f"seat {seat}'s own hand drawn face down"
+        assert {s: counts[s] for s in others} == {s: _unknown(observation, s) for s in others}
+        assert sum(counts.values()) > 0
+    shoot(page, f"replay-{played.game.slug}-seat-view")
+    # "everything": the whole position, no card drawn face down
+    page.select_option('#replay [data-field="seat-select"]', "")
+    expect(page.locator('#replay [data-field="state"]')).to_have_text(
+        replay_steps.step(replay, n)["state_text"]
+    )
+    assert board.locator("[data-hidden]").count() == 0
