@@ -62,7 +62,7 @@ def test_every_app_is_in_the_contracts() -> None:
     core = _core_packages()
     assert {"games", "sandbox", "arena"} <= core, core
     listed, packages = set(config["root_packages"]), apps | core | {"meeple"}
-    assert listed == packages, f"not in root_packages: {packages - listed}; gone: {listed - packages}"
+    assert listed == packages, f"not listed: {packages - listed}; gone: {listed - packages}"
     core_layers = _contract(config, "Core")["layers"]
     assert {name.strip() for layer in core_layers for name in layer.split("|")} == core
     layers = _contract(config, "Django apps")
