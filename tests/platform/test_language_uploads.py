@@ -20,7 +20,9 @@ from django.test import Client
 
 from arena.codestore import CodeFetchError, resolve
 from arena.contract import SeatSpec
+from sandbox.bundle import BundleError
 from tests.language_bots import BOTS, BROKEN
+from tests.security.badfiles import BOMB_METHODS, REFUSED, bomb
 
 from .conftest import BOT_SOURCE, make_zip
 
@@ -106,6 +108,39 @@ def test_a_node_package_without_main_js_is_refused_saying_what_runs(
         assert "(node --max-old-space-size=384 main.js)" in message
         assert "hold package.json but no main.js" in message
     assert not user_bot.versions.exists()
+
+
+#: The upload check's refusals of a zip's structure (paths, links, sizes, methods, bombs),
+#: with the Python entry renamed to another language's (same length: the zip stays valid).
+STRUCTURE_REFUSED = [
+    (cid, data, message)
+    for cid, name, data, message in REFUSED
+    if name.endswith(".zip") and "main" not in message and cid != "main-latin1"
+] + [(f"bomb-{method}", bomb(method), "") for method in BOMB_METHODS]
+
+
+@pytest.mark.parametrize(
+    ("cid", "data", "message"), STRUCTURE_REFUSED, ids=[c[0] for c in STRUCTURE_REFUSED]
+)
+@pytest.mark.parametrize("source", ["main.rs", "main.go", "main.js"])
+def test_every_check_of_a_zip_holds_for_every_language(
+    cid: str, data: bytes, message: str, source: str, tmp_path: Any
+) -> None:
+    """The shared validator keeps every check for a zip of another language: the upload's
+    (with its language) and the worker's unpacking refuse it alike (``main-latin1`` is
+    Python's own rule: other compilers read their sources' encodings themselves)."""
+    from sandbox.bundle_language import check_upload
+    from sandbox.code import prepare_bot
+
+    renamed = data.replace(b"main.py", source.encode())
+    with pytest.raises(BundleError) as upload:
+        check_upload("bot.zip", renamed)
+    assert message in str(upload.value)
+    assert "main.py" not in str(upload.value)
+    path = tmp_path / "bot.zip"
+    path.write_bytes(renamed)
+    with pytest.raises(BundleError):
+        prepare_bot(path)
 
 
 def test_the_web_form_takes_a_language(user: Any, user_bot: Bot) -> None:
