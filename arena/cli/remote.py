@@ -12,7 +12,7 @@ from rich.table import Table
 
 from arena.cli.shared import EXIT_BAD_INPUT, EXIT_OK, Subcommands, cell, stdout
 from arena.cli.site import Site, SiteError, site_command
-from arena.cli.submit import find_bot, my_bots
+from arena.cli.submit import check_game, find_bot, my_bots
 from arena.contract import MatchKind
 
 #: Why a match was played (the site's ``MatchKind``), as ``?kind=`` takes it.
@@ -57,6 +57,7 @@ def register(sub: Subcommands) -> None:
 @site_command
 def run_bots(args: argparse.Namespace) -> int:
     site = Site.logged_in()
+    check_game(site, args.game)
     bots = my_bots(site, **({"game": args.game} if args.game else {}))
     if args.json:
         print(json.dumps(bots, indent=1))
@@ -89,6 +90,7 @@ def run_matches(args: argparse.Namespace) -> int:
     if args.kind != "all":
         query["kind"] = args.kind
     if args.game:
+        check_game(site, args.game)
         query["game"] = args.game
     if args.bot:
         bot = find_bot(site, args.bot, args.game)

@@ -135,18 +135,29 @@ def find_bot(site: Site, name: str, game: str | None) -> dict[str, Any] | None:
     return found[0] if found else None
 
 
+def check_game(site: Site, game: str | None) -> None:
+    """A clear error for a ``--game`` the site has not (its lists would only come back empty)."""
+    if game is None:
+        return
+    slugs = [g["slug"] for g in site.get_all("/api/games/")]
+    if game not in slugs:
+        raise SiteError(
+            f"{site.url} has no game {game!r} (games: {', '.join(slugs)})", EXIT_BAD_INPUT
+        )
+
+
 def find_or_create_bot(site: Site, name: str, game: str | None) -> dict[str, Any]:
+    check_game(site, game)
     bot = find_bot(site, name, game)
     if bot is not None:
         return bot
-    slugs = [g["slug"] for g in site.get_all("/api/games/")]
-    if not game or game not in slugs:
-        missing = (
-            f"{site.url} has no game {game!r}"
-            if game
-            else f"you have no bot named {name!r} on {site.url}: add --game GAME to create it"
+    if not game:
+        games = ", ".join(g["slug"] for g in site.get_all("/api/games/"))
+        raise SiteError(
+            f"you have no bot named {name!r} on {site.url}: add --game GAME to create it "
+            f"(games: {games})",
+            EXIT_BAD_INPUT,
         )
-        raise SiteError(f"{missing} (games: {', '.join(slugs)})", EXIT_BAD_INPUT)
     try:
         created = site.call("POST", "/api/bots/", body={"game": game, "name": name})
     except SiteError as exc:

@@ -218,7 +218,7 @@ def test_a_wrong_token_at_login_says_where_to_get_one(
     assert main(["login", fake_site, "--token", "good"]) == 0
 
 
-def test_submit_to_a_game_the_site_has_not_lists_its_games(
+def test_a_game_the_site_has_not_is_named_with_its_games(
     fake_site: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
     monkeypatch.setenv("ARENA_URL", fake_site)
@@ -227,6 +227,12 @@ def test_submit_to_a_game_the_site_has_not_lists_its_games(
     code = main(["submit", "mine", str(tmp_path / "main.py"), "--game", "nosuch"])
     assert code == EXIT_BAD_INPUT
     assert error_line(capsys).endswith(f"{fake_site} has no game 'nosuch' (games: trnd)")
+    # the lists too: not "you have no bots yet" or "no matches" for a mistyped game
+    for command in ("bots", "matches"):
+        assert main([command, "--game", "nosuch"]) == EXIT_BAD_INPUT
+        assert error_line(capsys).endswith(f"{fake_site} has no game 'nosuch' (games: trnd)")
+    assert main(["bots", "--game", "trnd"]) == 0
+    assert "you have no bots" in capsys.readouterr().out
 
 
 def test_https_to_a_plain_http_site_says_so(fake_site: str) -> None:
