@@ -99,7 +99,10 @@ def page_key(request: HttpRequest, rule: PageRule, kwargs: dict[str, Any]) -> st
         return None
     query = sorted((n, request.GET[n]) for n in names)
     site = stamps.current(SITE_STAMP)
-    text = repr((request.path, query, site, tuple(str(p) for p in parts)))
+    # The host and scheme too: pages draw absolute links from them (a tournament's embed
+    # code), and a page kept for one of ALLOWED_HOSTS must not be served under another.
+    origin = (request.scheme, request.get_host())
+    text = repr((origin, request.path, query, site, tuple(str(p) for p in parts)))
     view = request.resolver_match.view_name if request.resolver_match else ""
     return f"page:{view}:{hashlib.sha256(text.encode()).hexdigest()}"
 
