@@ -98,6 +98,18 @@ def test_health_conditions(services: dict[str, Any]) -> None:
             assert deps["migrate"]["condition"] == "service_completed_successfully", name
 
 
+def test_the_web_trusts_its_proxy_and_only_its_proxy_reaches_it(services: dict[str, Any]) -> None:
+    """Compose puts the site behind a TLS proxy (it trusts X-Forwarded-Proto): clients are
+    then counted by the entry that proxy appends (NUM_PROXIES=1; with 0 every client shared
+    the proxy's log-in and API limits, and one could lock all others out), and gunicorn's port
+    is published on the loopback only, so no client can write that entry itself
+    (deploy/SECURITY.md, "Client addresses")."""
+    web = services["web"]
+    assert web["environment"]["SECURE_PROXY_SSL_HEADER"]
+    assert web["environment"]["NUM_PROXIES"] == "${NUM_PROXIES:-1}"
+    assert all(str(p).startswith("127.0.0.1:") for p in web["ports"]), web["ports"]
+
+
 def test_s3_storage_from_the_environment() -> None:
     """A fresh process with the variables compose sets: Django's default storage is
     django-storages' S3 backend, private, pointed at the endpoint."""
