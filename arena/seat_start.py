@@ -17,6 +17,7 @@ from games import registry
 from games.rng import derive_seed
 from sandbox.base import BotCode, Limits, Sandbox
 from sandbox.code import prepare_bot
+from sandbox.host_build import BuildFailed
 
 
 def resolve_sandbox(sandbox: str | Sandbox | None) -> Sandbox:
@@ -102,7 +103,11 @@ def start_programs(
 
     def start(k: int) -> ProgramSeat:
         i = todo[k]
-        proc = backend.start(codes[k], labels={"match": match_id, "seat": str(i)}, limits=limits)
+        labels = {"match": match_id, "seat": str(i)}
+        try:
+            proc = backend.start(codes[k], labels=labels, limits=limits)
+        except BuildFailed as e:  # which bot: two seats may hold code of one language
+            raise BuildFailed(f"seat {i} ({specs[i].text}): {e}") from e
         return ProgramSeat(
             i, specs[i].text, fault_limit, proc, move_ms=tc.move_ms, bank_ms=tc.bank_ms
         )

@@ -137,6 +137,26 @@ def test_a_build_failure_names_the_compilers_first_lines(
         release_bot(code)
 
 
+def test_arena_play_names_the_seat_whose_build_failed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two bots of one language: the error says which of them did not build."""
+    need_toolchain("cpp")
+    assert main(["new-bot", "trnd", str(tmp_path / "good"), "--lang", "cpp"]) == EXIT_OK
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "main.cpp").write_text("int main() { return x; }\n")
+    capsys.readouterr()
+    code = main(
+        ["play", "trnd", str(tmp_path / "good"), str(tmp_path / "bad"), "builtin:random",
+         "--sandbox", "process",
+         "--option", "max_rounds=1"]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == EXIT_BAD_INPUT, err
+    assert f"seat 1 ({tmp_path / 'bad'})" in err and "build failed" in err, err
+    assert "seat 0" not in err, err
+
+
 def test_a_host_build_says_when_its_output_was_cut(tmp_path: Path) -> None:
     """A flood of compiler errors (megabytes from a few lines) on the host: the owner reads
     the first lines and that the output was cut, as from a Docker build."""
