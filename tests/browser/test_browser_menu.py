@@ -1,5 +1,6 @@
-"""The top menu of a signed-in person: one line at 1280 px (the width a laptop shows), and on
-a phone every item reachable without the page scrolling sideways."""
+"""The top menu of a signed-in person: one line at 1280 px (the width a laptop shows), with the
+notifications bell showing its widest unread count, and on a phone every item reachable
+without the page scrolling sideways."""
 
 from __future__ import annotations
 
@@ -23,8 +24,16 @@ NAV_ITEMS = """() => Array.from(document.querySelectorAll('header.site nav > *')
 
 
 @pytest.fixture
-def signed_in(page: Any, transactional_db: None) -> Any:
-    get_user_model().objects.create_user(LONG_NAME, password=PASSWORD)
+def signed_in(page: Any, transactional_db: None, settings: Any) -> Any:
+    from notifications.models import Notification, NotificationKind
+
+    user = get_user_model().objects.create_user(LONG_NAME, password=PASSWORD)
+    # The bell at its widest: as many unread notifications as a user keeps (three digits).
+    kept = settings.ARENA_NOTIFICATIONS_KEPT
+    Notification.objects.bulk_create(
+        Notification(user=user, kind=NotificationKind.CHALLENGE_PLAYED, title=f"n{i}", url="/")
+        for i in range(kept)
+    )
     page.goto("/accounts/login/")
     page.fill("#id_username", LONG_NAME)
     page.fill("#id_password", PASSWORD)
@@ -40,7 +49,7 @@ def _one_line(items: list[dict[str, Any]]) -> bool:
 
 
 @pytest.mark.parametrize("width", [1280, 1366, 1920])
-def test_the_signed_in_menu_is_one_line(signed_in: Any, width: int) -> None:
+def test_the_signed_in_menu_is_one_line(signed_in: Any, width: int, settings: Any) -> None:
     page = signed_in
     page.set_viewport_size({"width": width, "height": 800})
     page.goto("/bots/")
@@ -48,6 +57,8 @@ def test_the_signed_in_menu_is_one_line(signed_in: Any, width: int) -> None:
     texts = [i["text"] for i in items]
     assert LONG_NAME in " ".join(texts) and "Log out" in " ".join(texts)
     assert "My bots" in texts and "Leagues" in texts
+    bell = page.locator("header.site a.bell")
+    assert bell.locator(".count").inner_text() == str(settings.ARENA_NOTIFICATIONS_KEPT)
     assert _one_line(items), [(i["text"], i["top"]) for i in items]
     assert all(i["visible"] for i in items)
     if width == 1280:
