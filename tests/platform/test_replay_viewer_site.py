@@ -82,3 +82,13 @@ def test_the_faults_reasons_travel_with_the_page(match: Match) -> None:
     seats = json.loads(block.split("</script>", 1)[0])
     assert seats["names"] == {"0": "chatty", "1": "builder"}
     assert seats["faults"]["0"] == match.seats.get(seat=0).faults
+
+
+@pytest.mark.django_db
+def test_the_step_json_of_no_match_is_json_too(client: Client) -> None:
+    """The viewer's JSON endpoints answer an unknown (or unseen private) match in JSON, as
+    logs.json does, not with the site's HTML error page."""
+    for url in ("/matches/987654/steps/0.json", "/matches/987654/logs.json"):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert response.json() == {"error": "No match 987654"}, url
