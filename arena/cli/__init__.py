@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import select
 import signal
 import sys
 import warnings
@@ -116,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"arena: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (ValueError, OSError) as e:  # GameError, BotSpecError, ReplayError, files...
+        if isinstance(e, BrokenPipeError) and _stdout_closed():
+            return EXIT_OK  # `arena matches --json | head`: the reader had enough
         print(f"arena: error: {_one_line(e)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
@@ -126,6 +130,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if old_sigterm is signal.SIG_DFL:
             with contextlib.suppress(ValueError):
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _stdout_closed() -> bool:
+    """Whether stdout is a pipe whose reader has gone; if so, stdout is pointed at /dev/null,
+    so that Python's final flush does not fail on it again ('Exception ignored ...')."""
+    try:
+        poll = select.poll()
+        poll.register(sys.stdout.fileno(), select.POLLOUT)
+        # A pipe's write end polls POLLERR once its reader has closed it.
+        if not any(events & select.POLLERR for _, events in poll.poll(0)):
+            return False
+    except (OSError, ValueError, AttributeError):  # no poll here, or stdout is no file
+        return False
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return True
 
 
 def _one_line(e: BaseException) -> str:

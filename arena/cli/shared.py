@@ -49,13 +49,21 @@ class Parser(argparse.ArgumentParser):
             self._intermixing = False
 
 
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        # rich would exit 1 (a failed check, to arena): main() ends the command quietly, as it
+        # does when a plain print finds the reader of the pipe gone (`arena matches | head`).
+        self.quiet = True
+        raise BrokenPipeError(32, "Broken pipe")
+
+
 def stdout() -> Console:
     # Piped output is not cut at 80 columns: tables keep their natural width.
-    return Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 200)
+    return _Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 200)
 
 
 def stderr() -> Console:
-    return Console(stderr=True, highlight=False)
+    return _Console(stderr=True, highlight=False)
 
 
 def add_time_args(p: argparse.ArgumentParser) -> None:

@@ -204,6 +204,25 @@ def _env() -> dict[str, str]:
     return env
 
 
+@pytest.mark.parametrize("argv", [["games"], ["games", "--json"]])
+def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(argv):
+    """`arena games | head -1`: a table (rich) or JSON (print) to a pipe closed before it is
+    written ends with exit 0 and nothing on stderr, not 'arena: error: Broken pipe' or rich's
+    exit 1 (a failed check, to arena)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "arena", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(),
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the command has imported anything, let alone written
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == EXIT_OK
+    assert err == ""
+
+
 def test_python_dash_m_arena_runs(small_game):
     bots = ["builtin:random"] * seats_for(small_game)
     done = subprocess.run(
