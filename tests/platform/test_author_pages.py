@@ -126,6 +126,14 @@ def test_upload_pages_name_the_runtime(client, user, user_bot) -> None:
     assert "Python 3.11" in RUNTIME and "numpy" in RUNTIME
 
 
+def test_a_builtin_versions_size_and_hash_read_as_none(client, trnd) -> None:
+    """A built-in has no uploaded file: a dash, not an empty code box."""
+    greedy = next(b for b in ensure_builtin_bots(trnd) if b.name == "greedy")
+    row = client.get(f"/bots/{greedy.pk}/").content.decode().split("<td>v1", 1)[1]
+    row = row.split("</tr>", 1)[0]
+    assert "<code></code>" not in row and "no uploaded file" in row
+
+
 @pytest.fixture
 def tri_match(games):
     versions = [b.latest_version() for b in ensure_builtin_bots(games["tri-area"])]
