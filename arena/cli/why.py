@@ -37,15 +37,31 @@ def run_why(args: argparse.Namespace) -> int:
     from arena.replay import load_replay
     from arena.why import explain
 
-    found = explain(load_replay(args.file), args.at, args.seat)
+    doc = load_replay(args.file)
+    found = explain(doc, args.at, args.seat)
     if args.json:
         print(json.dumps({"file": args.file, **found}))
     else:
-        _print(found, args.file)
+        _print(found, args.file, _withheld(doc, args.seat, str(found["bot"])))
     return EXIT_OK
 
 
-def _print(found: dict[str, Any], file: str) -> None:
+#: Why a site's uploaded bot may have no log lines in a replay.
+WITHHELD = (
+    " (from the site, a replay holds a bot's logs only for its owner, "
+    "fetched logged in: `arena replay fetch`)"
+)
+
+
+def _withheld(doc: dict[str, Any], seat: int, bot: str) -> bool:
+    """Whether the seat is a site's uploaded bot (``version:N``) with no log in the file at all:
+    its logs were most likely not sent to whoever fetched it."""
+    logs = doc.get("logs")
+    text = logs[seat] if isinstance(logs, list) and seat < len(logs) else None
+    return bot.startswith("version:") and not text
+
+
+def _print(found: dict[str, Any], file: str, withheld: bool = False) -> None:
     from arena.why import NO_LOGS
 
     out = stdout()
@@ -83,10 +99,11 @@ def _print(found: dict[str, Any], file: str) -> None:
     if answer["log"] is not None:
         say(f'its "log": {answer["log"]}')
     logs = found["logs"]
+    hint = WITHHELD if withheld else ""
     if logs is None:
-        say(NO_LOGS)
+        say(NO_LOGS + hint)
     elif not logs:
-        say("no log lines at this decision")
+        say("no log lines at this decision" + hint)
     else:
         say("log lines:")
         for line in logs.rstrip("\n").splitlines():

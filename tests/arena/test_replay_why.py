@@ -81,6 +81,30 @@ def test_a_builtin_seat_and_a_replay_without_logs(capsys, logged, tmp_path):
     assert json.loads(out)["logs"] is None
 
 
+def test_a_site_bot_without_logs_says_who_gets_them(capsys, logged, tmp_path):
+    """A replay fetched from the site holds an uploaded bot's (``version:N``) logs for its
+    owner only: a seat of it with no log says so, rather than that the bot wrote nothing."""
+    _, doc = logged
+    step = first_decision(doc, seat=0, at_least=10)
+    seats = [dict(s) for s in doc["seats"]]
+    seats[0]["bot"] = "version:7"
+    hint = "a replay holds a bot's logs only for its owner, fetched logged in"
+    variants = {
+        "public": ({k: v for k, v in doc.items() if k not in ("logs", "log_marks")}, True),
+        "withheld": ({**doc, "logs": ["", *doc["logs"][1:]], "log_marks": [[], [], []]}, True),
+        "own": (doc, False),
+    }
+    for name, (variant, hinted) in variants.items():
+        path = tmp_path / f"{name}.json"
+        save_replay({**variant, "seats": seats}, path)
+        code, text, _ = why(capsys, str(path), step, 0)
+        assert code == 0 and (hint in text) is hinted, name
+    # a built-in seat's empty log is no withheld one
+    step = first_decision(doc, seat=1, at_least=10)
+    code, text, _ = why(capsys, str(tmp_path / "withheld.json"), step, 1)
+    assert "no log lines at this decision\n" in text and hint not in text
+
+
 def test_refusals(capsys, logged):
     file, doc = logged
     other = first_decision(doc, seat=1, at_least=10)
