@@ -177,6 +177,7 @@ class HumanSeat(Seat):
         if self.position is not None:
             view = seat_view(self.position, self.seat, self.view_seed + turn)
         move_s = self.time_control.move_ms / 1000
+        t0 = time.perf_counter()  # before the deadline is set: the charged time covers it
         request = HumanRequest(
             match_id=self.match_id,
             game=self.game,
@@ -189,7 +190,6 @@ class HumanSeat(Seat):
             view=view,
             deadline=time.time() + move_s,
         )
-        t0 = time.perf_counter()
         try:
             index = self.channel.ask(request)
             gone = None
@@ -285,7 +285,7 @@ class TerminalChannel:
                 return None
             ready, _, _ = select.select([self._fd], [], [], left)
             if not ready:
-                return None
+                continue  # select may wake a little early: the deadline decides
             chunk = os.read(self._fd, 4096)
             if not chunk:
                 if self._buffer:
