@@ -149,7 +149,21 @@ def _step_json(
             target["state_text"] = render(data) if viewer is None else render(data, viewer=viewer)
         if render_svg is not None:
             target["svg"] = _svg_or_none(render_svg, data, slug, n, viewer)
+        if viewer is not None:
+            target["state_text"] = seat_view_marked(target.get("state_text"))
+            target["svg"] = seat_view_marked(target.get("svg"))
     return out
+
+
+#: A picture drawn for a seat marks it "(you)" (``games.svg.you``): right on the play page,
+#: where the person looking is that seat; a replay's seat view is looked at by anyone (a
+#: spectator, the other seats' owners), so there it says whose view the picture is.
+YOU_MARK, SEAT_VIEW_MARK = " (you)", " (this view)"
+
+
+def seat_view_marked(picture: str | None) -> str | None:
+    """``picture`` with the drawn-for seat's "(you)" read as "(this view)"."""
+    return picture.replace(YOU_MARK, SEAT_VIEW_MARK) if picture else picture
 
 
 def _seat_names(replay: dict[str, Any]) -> dict[int, str]:

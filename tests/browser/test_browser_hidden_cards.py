@@ -208,6 +208,9 @@ def test_the_replays_seat_view_draws_other_hands_as_counted_backs(page: Any, pla
         counts = _hidden_counts(board, len(observation["hand_sizes"]))
         others = [s for s in counts if s != seat]
         assert counts[seat] == 0, f"seat {seat}'s own hand drawn face down"
+        # whose view it is, never "(you)": whoever looks at a replay is no seat of it
+        drawn = board.text_content()
+        assert f"eat {seat} (this view)" in drawn and "(you)" not in drawn
         assert {s: counts[s] for s in others} == {s: _unknown(observation, s) for s in others}
         assert sum(counts.values()) > 0
     shoot(page, f"replay-{played.game.slug}-seat-view")

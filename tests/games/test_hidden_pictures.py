@@ -226,7 +226,13 @@ def test_the_replay_viewers_seat_view_draws_the_board_as_that_seat_knew_it(
             assert 'data-hidden="' not in whole["svg"]
             for seat in range(players):
                 mine = replay_steps.step(replay, n, seat)
-                assert (mine["svg"], mine["state_text"]) == drawn(slug, state, seat)
+                # the seat's picture, its "(you)" read "(this view)": anyone may look at a replay
+                svg, text = drawn(slug, state, seat)
+                assert "(you)" in svg + text and "(you)" not in mine["svg"] + mine["state_text"]
+                assert (mine["svg"], mine["state_text"]) == (
+                    svg.replace(" (you)", " (this view)"),
+                    text.replace(" (you)", " (this view)"),
+                )
                 sizes = state.observation(seat)["hand_sizes"]
                 others = [k for other, k in enumerate(sizes) if other != seat]
                 assert ('data-hidden="hand"' in mine["svg"]) == any(others)
