@@ -8,7 +8,8 @@ site's logs. Trust model (deploy/SECURITY.md, "Client addresses"):
   wrote, the N-th from the right; whatever stands left of it the client wrote and is ignored.
 
 The site must then be reachable only through those proxies (else a client talking to it
-directly writes the entries the proxies would have written).
+directly writes the entries the proxies would have written). The throttles count an IPv6
+client by its /64 network (:func:`counted_address`).
 """
 
 from __future__ import annotations
@@ -59,6 +60,24 @@ def _address(text: str) -> str | None:
         except ValueError:
             continue
     return None
+
+
+#: How much of an IPv6 address the per-address limits count: one subscriber is commonly given a
+#: /64 (or more) and may use any of its 2**64 addresses, one per request.
+IPV6_COUNTED_PREFIX = 64
+
+
+def counted_address(request: Any) -> str:
+    """What a per-address limit counts: :func:`client_address`, with an IPv6 address cut to
+    its /64 network (else a client of one network passes every limit by rotating addresses)."""
+    address = client_address(request)
+    ip = _address(address)
+    if ip is None or ":" not in ip:
+        return address
+    mapped = ipaddress.IPv6Address(ip).ipv4_mapped
+    if mapped is not None:  # ::ffff:1.2.3.4 is that IPv4 client
+        return str(mapped)
+    return str(ipaddress.ip_network(f"{ip}/{IPV6_COUNTED_PREFIX}", strict=False))
 
 
 class ClientAddressFilter(logging.Filter):

@@ -5,7 +5,8 @@ database cache, so that they hold across worker processes and hosts (never a per
 memory cache), each hit one atomic step (:mod:`foundation.rate_counter`). The API uses these classes
 (``DEFAULT_THROTTLE_CLASSES``); the forms call :func:`web_throttle` with the very same classes,
 so a bot upload through the page and one through the API draw on one counter. Per-address
-limits count :func:`foundation.client_address.client_address`, never a header a client can forge.
+limits count :func:`foundation.client_address.counted_address` (the client's address, an IPv6
+one's /64), never a header a client can forge.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
 from foundation import rate_counter
-from foundation.client_address import client_address
+from foundation.client_address import counted_address
 from foundation.limits import error_response
 
 
@@ -39,7 +40,7 @@ class _Counted(SimpleRateThrottle):
         return None if rate is None else str(rate)
 
     def get_ident(self, request: Any) -> str:
-        return client_address(request)
+        return counted_address(request)
 
     def allow_request(self, request: Any, view: Any) -> bool:
         if self.rate is None:

@@ -18,7 +18,12 @@ from typing import Any
 
 import pytest
 from django.test import RequestFactory
-from foundation.client_address import ClientAddressFilter, client_address, client_ip
+from foundation.client_address import (
+    ClientAddressFilter,
+    client_address,
+    client_ip,
+    counted_address,
+)
 
 from tests.conftest import REPO
 from tests.security.servers import gunicorn, http, prepare_site, production_env
@@ -54,6 +59,22 @@ def test_client_address_trusts_only_the_configured_proxies(
     request = RequestFactory().get("/", REMOTE_ADDR="192.0.2.1", **headers)
     assert client_address(request) == expected
     assert client_ip(request) == expected
+
+
+@pytest.mark.parametrize(
+    ("peer", "counted"),
+    [
+        ("192.0.2.1", "192.0.2.1"),
+        ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),  # any address of one /64: one count
+        ("2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"),
+        ("2001:db8:1:3::1", "2001:db8:1:3::/64"),
+        ("::ffff:192.0.2.9", "192.0.2.9"),  # an IPv4 client seen through an IPv6 socket
+        ("", ""),
+    ],
+)
+def test_limits_count_an_ipv6_client_by_its_network(settings: Any, peer: str, counted: str) -> None:
+    settings.NUM_PROXIES = 0
+    assert counted_address(RequestFactory().get("/", REMOTE_ADDR=peer)) == counted
 
 
 def test_client_ip_is_none_for_what_is_not_an_address(settings: Any) -> None:

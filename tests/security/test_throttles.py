@@ -306,6 +306,20 @@ def test_challenges_are_throttled_through_the_api_and_the_page_together(
     assert api.get("/api/challenges/").status_code == 200
 
 
+def test_rotating_ipv6_addresses_of_one_network_passes_no_limit(
+    world: World, settings: Any
+) -> None:
+    """A client given an IPv6 /64 may send each request from another of its addresses: the
+    anonymous limit counts the network (foundation.client_address.counted_address)."""
+    _rates(settings, anon="3/day")
+    api = world.api("anonymous")
+    statuses = [
+        api.get("/api/games/", REMOTE_ADDR=f"2001:db8:7:7::{i:x}").status_code for i in range(1, 6)
+    ]
+    assert statuses == [200, 200, 200, 429, 429]
+    assert api.get("/api/games/", REMOTE_ADDR="2001:db8:7:8::1").status_code == 200
+
+
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_hits_on_the_database_counter_are_each_counted(settings: Any) -> None:
     """Without Redis, each hit is one upsert on foundation.RateCount: eight threads with
