@@ -1,4 +1,5 @@
-"""The REST API's URL map (``/api/...``); the views live in each app's ``api.py``."""
+"""The REST API's URL map (``/api/...``); the views live in each app's ``api.py``, and those
+that compose several apps (the list and detail of matches) here, in ``match_api.py``."""
 
 from accounts import api as accounts_api
 from bots import api as bots_api
@@ -11,6 +12,8 @@ from ladder import api as ladder_api
 from matches import api as matches_api
 from notifications import api as notifications_api
 from ratings import api as ratings_api
+
+from api import match_api
 
 urlpatterns = [
     path("auth/token/", accounts_api.TokenLoginApi.as_view(), name="api-token"),
@@ -55,8 +58,8 @@ urlpatterns = [
         notifications_api.PreferencesApi.as_view(),
         name="api-notifications-preferences",
     ),
-    path("matches/", matches_api.MatchListApi.as_view(), name="api-matches"),
-    path("matches/<id:pk>/", matches_api.MatchDetailApi.as_view(), name="api-match"),
+    path("matches/", match_api.MatchListApi.as_view(), name="api-matches"),
+    path("matches/<id:pk>/", match_api.MatchDetailApi.as_view(), name="api-match"),
     path("matches/<id:pk>/replay/", matches_api.MatchReplayApi.as_view(), name="api-match-replay"),
     path("tournaments/", competitions_api.TournamentListApi.as_view(), name="api-tournaments"),
     path(

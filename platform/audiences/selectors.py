@@ -2,11 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
-from audiences.models import AudienceMember, AudienceRole
+from audiences.models import Audience, AudienceMember, AudienceRole
+
+#: The audiences a user oversees without being one of their members (a tournament's
+#: organiser sees all of it): the app that owns that link registers the query at start-up
+#: (``competitions``, in its ``AppConfig.ready``), so the apps below it, which show private
+#: rows (matches), never read its tables.
+_overseen: list[Callable[[Any], QuerySet[Audience]]] = []
+
+
+def register_overseer(audiences_of: Callable[[Any], QuerySet[Audience]]) -> None:
+    """Add ``audiences_of(user)``: more audiences ``user`` sees without being a member."""
+    if audiences_of not in _overseen:
+        _overseen.append(audiences_of)
+
+
+def overseen(user: Any) -> QuerySet[Audience]:
+    """The audiences ``user`` oversees (see ``register_overseer``): a query, for a subquery."""
+    if len(_overseen) == 1:
+        return _overseen[0](user)  # the usual case: the query as its owner wrote it
+    if not _overseen:
+        return Audience.objects.none()
+    anyof = Q()
+    for audiences_of in _overseen:
+        anyof |= Q(pk__in=audiences_of(user).values("pk"))
+    return Audience.objects.filter(anyof)
 
 
 def visible_q(user: Any, field: str = "audience") -> Q:
@@ -44,4 +69,4 @@ def role_of(user: Any, audience_id: int | None) -> str | None:
     )
 
 
-__all__ = ["AudienceRole", "may_see", "role_of", "visible_q"]
+__all__ = ["AudienceRole", "may_see", "overseen", "register_overseer", "role_of", "visible_q"]

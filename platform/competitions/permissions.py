@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from audiences.models import AudienceMember, AudienceRole
+from audiences.models import Audience, AudienceMember, AudienceRole
 from audiences.selectors import may_see, role_of
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from competitions.models import League, Tournament, Visibility
 
@@ -60,3 +60,10 @@ def visible_tournaments_q(user: Any) -> Q:
 def may_run_league(user: Any, league: League) -> bool:
     """Play a league's round on demand: its organiser or staff (docs/permissions.md)."""
     return bool(user.is_authenticated and (user.is_staff or league.organiser_id == user.pk))
+
+
+def organised_audiences(user: Any) -> QuerySet[Audience]:
+    """The audiences of the tournaments ``user`` organises: an organiser is not one of its
+    tournament's members, yet sees all of it, its matches too (registered with
+    ``audiences.selectors.register_overseer`` when the app is ready)."""
+    return Audience.objects.filter(tournament__organiser=user)

@@ -7,9 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from audiences.models import Audience
-from audiences.selectors import may_see, visible_q
-from django.db.models import Q, QuerySet
+from audiences.selectors import may_see, overseen, visible_q
+from django.db.models import Q
 
 from matches.models import Match
 
@@ -26,24 +25,18 @@ class Seen:
         return "private" if self.private else "public"
 
 
-def organised(user: Any) -> QuerySet[Audience]:
-    """The audiences of the competitions ``user`` organises (through the audience's reverse
-    relation ``tournament``, by name: this app does not import competitions). A tournament's
-    organiser is not one of its members, yet sees all of it."""
-    return Audience.objects.filter(tournament__organiser=user)
-
-
 def seen_by(viewer: Any, field: str = "audience") -> Q:
     """The rows (matches, or rows reaching a match's audience as ``field``, e.g.
     "match__audience") ``viewer`` may see; None: anyone, so public ones only. Public matches,
-    those of the audiences they belong to and those of the competitions they organise: two
-    subqueries, so a list costs the same whatever its size."""
+    those of the audiences they belong to and those they oversee (a tournament's organiser:
+    ``audiences.selectors.overseen``, which competitions supplies, so this app reads no
+    table of theirs): two subqueries, so a list costs the same whatever its size."""
     if viewer is None:
         return Q(**{f"{field}__isnull": True})
     shown = visible_q(viewer, field)
     if not shown or not getattr(viewer, "is_authenticated", False):
         return shown  # staff (every row) or anonymous (public rows)
-    return shown | Q(**{f"{field}_id__in": organised(viewer).values("pk")})
+    return shown | Q(**{f"{field}_id__in": overseen(viewer).values("pk")})
 
 
 def seen(user: Any, pk: int) -> Seen | None:
@@ -56,7 +49,7 @@ def seen(user: Any, pk: int) -> Seen | None:
     if audience_id is None:
         return Seen(private=False)
     if may_see(user, audience_id) or (
-        user.is_authenticated and organised(user).filter(pk=audience_id).exists()
+        user.is_authenticated and overseen(user).filter(pk=audience_id).exists()
     ):
         return Seen(private=True)
     return None

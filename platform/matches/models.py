@@ -151,12 +151,3 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}#{self.seat} {self.bot_version}"
-
-    @property
-    def rating_change(self) -> Any:
-        """What this seat's rating did in this match (a ``ratings.RatingChange``), or None when
-        the match was not rated. Prefetch the match's ``rating_changes`` to read it for free."""
-        for change in self.match.rating_changes.all():
-            if change.seat == self.seat:
-                return change
-        return None

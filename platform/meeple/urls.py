@@ -5,6 +5,7 @@ from types import ModuleType
 
 import bots.urls
 import catalog.urls
+import matches.urls
 import site_pages.urls
 from csp.constants import UNSAFE_INLINE
 from csp.decorators import csp_update
@@ -37,7 +38,7 @@ urlpatterns = [
     path("games/", include(_with(catalog.urls, site_pages.urls.game_pages))),
     path("bots/", include(_with(bots.urls, site_pages.urls.bot_pages))),
     path("bots/", include("ladder.urls")),
-    path("matches/", include("matches.urls")),
+    path("matches/", include(_with(matches.urls, site_pages.urls.match_pages))),
     path("tournaments/", include("competitions.urls")),
     path("play/", include("play.urls")),
     path("notifications/", include("notifications.urls")),

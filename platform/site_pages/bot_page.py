@@ -23,10 +23,12 @@ from foundation import stamps
 from ladder import selectors as ladder_selectors
 from ladder.models import LadderEntry
 from matches.models import MatchSeat
-from matches.selectors import match_rows, seen_by
+from matches.selectors import seen_by
 from ratings import stats
 from ratings.models import Rating
 from ratings.selectors import rating_history
+
+from site_pages.match_rows import match_rows
 
 #: Bots per page of "My bots" (each draws its versions and latest matches).
 MY_BOTS_PAGE = 20

@@ -14,8 +14,9 @@ from foundation import stamps
 from foundation.params import id_param
 from ladder import selectors as ladder
 from ladder.models import LadderEntry
-from matches.selectors import match_rows
 from ratings.selectors import board_stamp_key, leaderboard
+
+from site_pages.match_rows import match_rows
 
 #: Leaderboard rows per page.
 LEADERBOARD_PAGE = 50

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from site_pages import bot_page, game_page, sitemaps, version_compare, views
+from site_pages import bot_page, game_page, match_page, sitemaps, version_compare, views
 
 app_name = "site_pages"
 urlpatterns = [
@@ -14,10 +14,14 @@ urlpatterns = [
 ]
 
 # Pages that compose domains, served under their domain's URLs and names ("catalog:detail",
-# "bots:detail"): meeple/urls.py adds them to those apps' URL maps.
+# "bots:detail", "matches:detail"): meeple/urls.py adds them to those apps' URL maps.
 game_pages = [path("<slug:slug>/", game_page.game_detail, name="detail")]
 bot_pages = [
     path("mine/", bot_page.my_bots, name="mine"),
     path("<id:pk>/", bot_page.bot_detail, name="detail"),
     path("<id:pk>/compare/", version_compare.compare, name="compare"),
+]
+match_pages = [
+    path("", match_page.match_list, name="list"),
+    path("<id:pk>/", match_page.match_view, name="detail"),
 ]

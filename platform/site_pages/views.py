@@ -5,11 +5,11 @@ from catalog.markdown import markdown_file
 from catalog.selectors import active_games, games_with_counts
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from matches.selectors import latest_matches
 from ratings.selectors import top_bots
 
 from arena.newbot import starter_languages
 from arena.protocol import DOC as PROTOCOL_DOC
+from site_pages.match_rows import latest_matches
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -134,7 +134,7 @@ def test_mine_is_the_callers_bots_and_none_when_anonymous(rows: dict[str, Any]) 
 
 
 def test_oldest_first_pages_follow_the_order(rows: dict[str, Any], settings: Any) -> None:
-    from matches.api import MatchCursorPagination
+    from api.match_api import MatchCursorPagination
 
     size = MatchCursorPagination.page_size
     MatchCursorPagination.page_size = 2

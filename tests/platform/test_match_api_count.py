@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from api.match_api import MatchCursorPagination
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from matches.api import MatchCursorPagination
 from matches.models import MatchKind
 from matches.services import create_match
 from rest_framework.test import APIClient
