@@ -14,6 +14,7 @@ from catalog.selectors import active_games
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.request import RawPostDataException
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -189,6 +190,8 @@ def _json_error(exc: PlayError) -> JsonResponse:
 def _body(request: HttpRequest) -> dict[str, Any]:
     try:
         data = load_json_body(request.body or b"{}")
+    except RawPostDataException:  # a multipart form, already read as one (CSRF, NUL check)
+        raise PlayError("The request body must be JSON (Content-Type: application/json).") from None
     except ValueError as exc:  # not JSON, too large, nested too deep: the message says which
         raise PlayError(str(exc)) from None
     if not isinstance(data, dict):

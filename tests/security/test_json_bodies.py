@@ -137,3 +137,16 @@ def test_play_views_answer_deep_json_with_400(world: World, action: str, body: s
     assert response.json() == {
         "detail": "The JSON body nests arrays and objects deeper than 64 levels."
     }
+
+
+@pytest.mark.parametrize("action", ["claim", "act", "resign"])
+def test_play_views_answer_a_form_body_with_400(world: World, action: str) -> None:
+    """A multipart form is read as a form before the view (the NUL check, CSRF): the view's
+    JSON read then finds the stream used, which must be a clear 400, not a 500."""
+    client = world.web("owner")
+    url = reverse(f"play:{action}", args=[world.match.pk, 0])
+    response = client.post(url, {"tab": "x"})  # the test client's default: multipart
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "The request body must be JSON (Content-Type: application/json)."
+    }
