@@ -97,7 +97,7 @@ def resolve(seat: SeatSpec) -> str:
         raise CodeFetchError(f"{seat.bot}: the stored code does not match its hash", bot=seat.bot)
     if suffix not in SUFFIXES:
         raise CodeFetchError(f"{seat.bot}: unexpected file type {suffix!r}", bot=seat.bot)
-    return _keep(data, cache_dir() / f"{digest}{suffix}")
+    return keep_file(data, cache_dir() / f"{digest}{suffix}")
 
 
 def _resolve_artifact(seat: SeatSpec, version: int) -> str | None:
@@ -121,10 +121,10 @@ def _resolve_artifact(seat: SeatSpec, version: int) -> str | None:
         ) from exc
     if hashlib.sha256(data).hexdigest() != expected:
         raise CodeFetchError(f"{seat.bot}: the stored build does not match its hash", bot=seat.bot)
-    return _keep(data, target)
+    return keep_file(data, target)
 
 
-def _keep(data: bytes, target: Path) -> str:
+def keep_file(data: bytes, target: Path) -> str:
     # Write then rename: two matches fetching the same version at once both end with a whole file.
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".fetch-")
     with os.fdopen(fd, "wb") as fh:

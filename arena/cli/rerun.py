@@ -4,6 +4,7 @@ of its decisions with seat N's bot replaced (arena/resume.py), and how it then d
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.shared import UsageError, stdout
@@ -64,7 +65,7 @@ def _bots(doc: dict[str, Any], seat: int, bot: str, others: list[str]) -> list[s
     other seat's recorded built-in bot, or the game's own built-in for an uploaded one)."""
     players = len(doc["seats"])
     if not others:
-        recorded = [_default_other(doc, i) for i in range(players)]
+        recorded = _recorded_others(doc, seat)
         return [bot if i == seat else recorded[i] for i in range(players)]
     if len(others) == 1:
         others = others * (players - 1)
@@ -74,6 +75,31 @@ def _bots(doc: dict[str, Any], seat: int, bot: str, others: list[str]) -> list[s
             f"other seat, in seat order), not {len(others)}"
         )
     return [*others[:seat], bot, *others[seat:]]
+
+
+def _recorded_others(doc: dict[str, Any], seat: int) -> dict[int, str]:
+    """Who plays each other seat once the game leaves the record: the recorded built-in; the
+    recorded uploaded version itself when it is the caller's (fetched from the site they are
+    logged in to); else the game's own built-in. Says on stderr which seats fell back."""
+    from arena.cli.owned_code import OwnedCode, version_id
+
+    owned: OwnedCode | None = None
+    chosen: dict[int, str] = {}
+    for i, entry in enumerate(doc["seats"]):
+        if i == seat:
+            continue
+        version = version_id(str((entry or {}).get("bot") or ""))
+        if version is not None:
+            owned = owned or OwnedCode()
+            path = owned.path(version)
+            if path is not None:
+                chosen[i] = path
+                continue
+        chosen[i] = _default_other(doc, i)
+        if owned is not None and version is not None:
+            why = owned.why.get(version, "")
+            print(f"arena: seat {i} (version:{version}: {why}) plays {chosen[i]}", file=sys.stderr)
+    return chosen
 
 
 def _default_other(doc: dict[str, Any], seat: int) -> str:

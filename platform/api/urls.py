@@ -3,6 +3,7 @@ that compose several apps (the list and detail of matches) here, in ``match_api.
 
 from accounts import api as accounts_api
 from bots import api as bots_api
+from bots import code_api
 from catalog import api as catalog_api
 from competitions import api as competitions_api
 from competitions import entries_api, league_api
@@ -27,6 +28,7 @@ urlpatterns = [
     path("bots/", bots_api.BotListApi.as_view(), name="api-bots"),
     path("bots/<id:pk>/", bots_api.BotDetailApi.as_view(), name="api-bot"),
     path("bots/<id:pk>/versions/", bots_api.BotVersionsApi.as_view(), name="api-bot-versions"),
+    path("versions/<id:pk>/code/", code_api.VersionCodeApi.as_view(), name="api-version-code"),
     path("games/<slug:slug>/ladder/", ladder_api.GameLadderApi.as_view(), name="api-ladder"),
     path("bots/<id:pk>/ladder/", ladder_api.BotLadderApi.as_view(), name="api-bot-ladder"),
     path("bots/<id:pk>/pin/", ladder_api.PinApi.as_view(), name="api-bot-pin"),

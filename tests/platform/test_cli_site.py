@@ -6,6 +6,8 @@ Every command goes through ``arena.cli.main`` with a temporary ``XDG_CONFIG_HOME
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import io
 import json
 import socket
@@ -20,7 +22,9 @@ from typing import Any
 import pytest
 from bots.models import Bot, BotVersion, VersionStatus
 from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
 from matches.models import MatchKind
+from rest_framework.test import APIClient
 
 from arena.cli import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, EXIT_SYSTEM, main
 from arena.cli.site import Site, SiteError, Upload
@@ -336,3 +340,113 @@ def test_server_error_is_one_line(
     line = one_error(err)
     assert code == EXIT_SYSTEM
     assert f"{failing_proxy} failed (HTTP 502) on GET /api/bots/; try again later" in line
+
+
+# -- a re-run plays the author's own recorded bots on (issue 21, item 4) ---------------------
+
+
+@pytest.fixture
+def bob(db: None) -> Any:
+    return get_user_model().objects.create_user("bob", password=PASSWORD)
+
+
+@pytest.fixture
+def starter(tmp_path: Path, arena: Any) -> bytes:
+    """The Python starter bot's code."""
+    code, _, err = arena("new-bot", "trnd", str(tmp_path / "starter"))
+    assert code == EXIT_OK, err
+    return (tmp_path / "starter" / "main.py").read_bytes()
+
+
+@pytest.fixture
+def version(alice: Any, games: Any, starter: bytes) -> BotVersion:
+    bot = Bot.objects.create(owner=alice, game=games["trnd"], name="alices")
+    v = BotVersion(bot=bot, number=1, status=VersionStatus.ACTIVE, language="python")
+    v.sha256 = hashlib.sha256(starter).hexdigest()
+    v.code.save("main.py", ContentFile(starter), save=False)
+    v.save()
+    return v
+
+
+def test_the_code_goes_back_to_its_owner_alone(
+    version: BotVersion, bob: Any, builtin_versions: list[BotVersion], starter: bytes
+) -> None:
+    url = f"/api/versions/{version.pk}/code/"
+    owner = APIClient()
+    owner.force_authenticate(version.bot.owner)
+    answer = owner.get(url)
+    assert answer.status_code == 200, answer.content
+    body = answer.json()
+    assert base64.b64decode(body["code_base64"]) == starter
+    assert body["sha256"] == version.sha256 and body["suffix"] == ".py"
+    assert (body["version"], body["bot"], body["language"]) == (version.pk, "alices", "python")
+    assert "no-store" in answer["Cache-Control"]
+
+    stranger = APIClient()
+    stranger.force_authenticate(bob)
+    for asked in (
+        url,
+        f"/api/versions/{builtin_versions[0].pk}/code/",
+        "/api/versions/999999/code/",
+    ):
+        got = stranger.get(asked)
+        assert got.status_code == 404 and "code_base64" not in got.json()
+    assert APIClient().get(url).status_code in (401, 403)
+    staff = get_user_model().objects.create_user("staff", is_staff=True, is_superuser=True)
+    stranger.force_authenticate(staff)
+    assert stranger.get(url).status_code == 404  # staff run bots; they do not read them
+
+
+def _replay_with_version(tmp_path: Path, arena: Any, version: BotVersion) -> Path:
+    """A local match of the starter against two built-ins, its seat 0 then named as the site
+    names an uploaded version (``version:<id>``)."""
+    replay = tmp_path / "m.json"
+    code, _, err = arena(
+        "play", "trnd", str(tmp_path / "starter"), "builtin:random", "builtin:random",
+        "--sandbox", "process", "--option", "max_rounds=1", "--seed", "5", "--replay", str(replay),
+    )  # fmt: skip
+    assert code == EXIT_OK, err
+    doc = json.loads(replay.read_text())
+    doc["seats"][0]["bot"] = doc["seats"][0]["name"] = f"version:{version.pk}"
+    replay.write_text(json.dumps(doc))
+    return replay
+
+
+def _rerun(arena: Any, replay: Path) -> tuple[dict[str, Any], str]:
+    code, out, err = arena(
+        "play", "--from-replay", str(replay), "--at", "0", "--seat", "1", "builtin:greedy",
+        "--sandbox", "process", "--json",
+    )  # fmt: skip
+    assert code == EXIT_OK, err
+    return json.loads(out), err
+
+
+def _login(arena: Any, url: str, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(PASSWORD + "\n"))
+    code, _, err = arena("login", url, "-u", name, "--password-stdin")
+    assert code == EXIT_OK, err
+
+
+def test_a_rerun_plays_the_callers_own_recorded_bot_and_no_one_elses(
+    live_server: Any,
+    version: BotVersion,
+    bob: Any,
+    arena: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    replay = _replay_with_version(tmp_path, arena, version)
+    monkeypatch.setenv("ARENA_CODE_CACHE", str(tmp_path / "cache"))
+
+    _login(arena, live_server.url, "alice", monkeypatch)
+    result, err = _rerun(arena, replay)
+    assert result["from_replay"]["diverged_at"] is not None, result["from_replay"]
+    fetched = tmp_path / "cache" / f"{version.sha256}.py"
+    assert result["seats"][0]["bot"] == str(fetched), result["seats"][0]
+    assert result["seats"][0]["status"] == "ok" and "version:" not in err
+    assert fetched.read_bytes() == version.code.read()
+
+    _login(arena, live_server.url, "bob", monkeypatch)
+    result, err = _rerun(arena, replay)
+    assert result["seats"][0]["bot"].startswith("builtin:"), result["seats"][0]
+    assert f"seat 0 (version:{version.pk}: not yours on {live_server.url}) plays builtin:" in err

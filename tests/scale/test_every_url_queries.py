@@ -142,6 +142,8 @@ def _value(route: Route, param: str, site: Site) -> Any:
         return fixed[param]
     if param == "match_id":
         return site.play_match
+    if name == "api-version-code":  # a version's code: the bot's first version
+        return site.bot.versions.order_by("number").values_list("pk", flat=True).first()
     owners = [
         (("api-bot", "bots:", "ladder:"), site.bot.pk),
         (("api-match", "matches:"), site.match.pk),
