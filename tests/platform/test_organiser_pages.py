@@ -231,6 +231,10 @@ def test_start_runs_the_matches_and_shows_standings(
     assert client.get(start)["Location"] == f"/tournaments/{t.pk}/"  # GET starts nothing
     t.refresh_from_db()
     assert t.status == TournamentStatus.DRAFT and not t.matches.exists()
+    draft = client.get(f"/tournaments/{t.pk}/").content.decode()
+    entrants = draft.split("<h2>Standings</h2>")[1].split("<h2>Matches</h2>")[0]
+    assert entrants.count('<tr><td class="num">–</td>') == 3  # no places before a match
+    assert "Not started: the entrants, in no order yet." in entrants
 
     with django_capture_on_commit_callbacks(execute=True):
         r = client.post(start)
@@ -250,6 +254,7 @@ def test_start_runs_the_matches_and_shows_standings(
     for v in three_versions:
         assert v.bot.name in standings
     assert standings.count('<td class="num">2</td>') >= 3  # each entrant played 2
+    assert '<tr><td class="num">1</td>' in standings and "in no order yet" not in standings
 
     again = client.post(start)
     assert again.status_code == 400 and "has already been started" in again.content.decode()
