@@ -151,6 +151,15 @@ MATRIX = [
         api=True,
         body="upload",
     ),
+    # A version's code: its owner's alone (a built-in has none); staff run bots, not read them.
+    Row(
+        "api-version-code",
+        "get",
+        "/api/versions/{version}/code/",
+        only({OWN: 200}, 404, 401),
+        api=True,
+    ),
+    Row("api-version-code", "get", "/api/versions/{builtin}/code/", only({}, 404, 401), api=True),
     Row("api-matches", "get", "/api/matches/", ALL, api=True),
     Row("api-match", "get", "/api/matches/{match}/", ALL, api=True),
     Row(
