@@ -69,8 +69,10 @@ def test_starter_plays_every_game_without_a_fault(lang: str, starters: dict[str,
             sandbox="process",
         )
         assert outcome.status == "finished", (slug, outcome.error)
-        for seat in outcome.seats:
-            assert seat.status == "ok" and seat.faults == [], (slug, seat)
+        for k, seat in enumerate(outcome.seats):
+            # the seat's stderr says why it ended (the sandbox's or the program's last words)
+            said = outcome.replay["logs"][k][-1000:]
+            assert seat.status == "ok" and seat.faults == [], (slug, seat, said)
             assert seat.name == ("starter" if lang == "python" else f"starter-{lang}")
         # one stderr line per decision of the seat, and the last words at the end
         logs = outcome.replay["logs"][0]
