@@ -22,6 +22,7 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -39,6 +40,11 @@ _DEFAULTS = Limits()
 
 # Every live bot of this worker, so that reap() can end them when the referee is interrupted.
 _live: LiveBots[ProcessBot] = LiveBots()
+#: Held while this process writes a bot's files (a build, a copy of a cached build) and while
+#: it forks a bot. A child forked while another thread holds a file open for writing keeps
+#: that file open until it execs: exec'ing the file then fails with "Text file busy" (a seat
+#: of a compiled bot crashed at start, exit 1 from bubblewrap's execvp, once in CI).
+_FILES_AND_FORKS = threading.Lock()
 
 
 def bot_python() -> str:
@@ -175,6 +181,11 @@ class ProcessSandbox(Sandbox):
         build_bot(code)
 
     def start(self, code: BotCode, *, labels: dict[str, str], limits: Limits) -> BotProcess:
+        # One seat at a time: its files written, its uid's leftovers killed, its process forked.
+        with _FILES_AND_FORKS:
+            return self._start(code, labels, limits)
+
+    def _start(self, code: BotCode, labels: dict[str, str], limits: Limits) -> BotProcess:
         if not (code.root / code.entry).is_file() and code.language == "python":
             raise SandboxError(f"bot code has no {code.entry} in {code.root}")
         self.prepare(code)

@@ -185,3 +185,43 @@ def test_task_count_counts_threads() -> None:
         stop.set()
         for t in threads:
             t.join()
+
+
+def test_bot_files_are_written_and_bots_forked_under_one_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A child forked while another thread of the worker holds a bot's binary open for
+    writing keeps it open until it execs, and exec'ing that binary then fails ("Text file
+    busy": a compiled seat crashed at start). So the backend writes bot files (a build, a copy
+    of a cached one) and forks bots only while holding one lock."""
+    from sandbox import process
+    from sandbox.code import prepare_bot, release_bot
+    from sandbox.host_build import missing_tools
+    from sandbox.languages import get_language
+    from tests.conftest import missing_service
+
+    if missing_tools(get_language("cpp")):
+        missing_service("g++ is not installed: no C++ bot can be built here")
+    seen: list[tuple[str, bool]] = []
+    real_popen, real_build = process.subprocess.Popen, process.build_bot
+
+    def popen(*args: object, **kwargs: object) -> object:
+        seen.append(("fork", process._FILES_AND_FORKS.locked()))
+        return real_popen(*args, **kwargs)  # type: ignore[call-overload]
+
+    def build(code: object) -> None:
+        seen.append(("build", process._FILES_AND_FORKS.locked()))
+        real_build(code)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(process.subprocess, "Popen", popen)
+    monkeypatch.setattr(process, "build_bot", build)
+    (tmp_path / "main.cpp").write_text("int main() { return 0; }\n")
+    code = prepare_bot(tmp_path / "main.cpp")
+    try:
+        bot = process.ProcessSandbox().start(code, labels=LABELS, limits=Limits())
+        started, seen[:] = list(seen), []  # what its close forks (the uid's kill) is not a start
+        bot.close(grace_s=0)
+    finally:
+        release_bot(code)
+    assert ("build", True) in started and ("fork", True) in started, started
+    assert all(locked for _, locked in started), started
