@@ -163,6 +163,9 @@ def test_a_whole_solo_trishaw_frenzy_game_by_clicking(
     every = page.locator("#play-actions button.play-action").count()
     # The hint is drawn with the choices, in the same update but not the same instant: wait.
     page.locator("#play-board-hint").wait_for(state="visible", timeout=15_000)
+    # a label drawn over a tile (a number, a rider's mark) lets the click through to it
+    events = "getComputedStyle(document.querySelector('#play-board svg text')).pointerEvents"
+    assert page.evaluate(events) == "none"
     tiles.first.click()
     shoot(page, "play-trishaw-tile")
     shown = page.locator("#play-actions button.play-action:visible")
