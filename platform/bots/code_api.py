@@ -21,9 +21,7 @@ class VersionCodeSerializer(serializers.Serializer):
     version = serializers.IntegerField(help_text="The version's id (a replay's `version:<id>`).")
     bot = serializers.CharField(help_text="The bot's name.")
     number = serializers.IntegerField(help_text="The version's number within its bot.")
-    language = serializers.CharField(
-        help_text="A language key: `python`, `cpp`..."
-    )
+    language = serializers.CharField(help_text="A language key: `python`, `cpp`...")
     suffix = serializers.CharField(help_text="The uploaded file's type: `.zip` or a source file's.")
     sha256 = serializers.CharField(help_text="Hex SHA-256 of the decoded bytes.")
     code_base64 = serializers.CharField(help_text="The uploaded file, base64-encoded.")
