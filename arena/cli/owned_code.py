@@ -8,19 +8,19 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import re
 
 from arena.cli.site import Site, SiteError, load_credentials
 from arena.codestore import SUFFIXES, cache_dir, keep_file
-
-#: How a site's replay names an uploaded version in a seat's ``bot``.
-VERSION_SPEC = re.compile(r"version:(\d{1,18})")
+from arena.contract import VERSION_PREFIX
 
 
 def version_id(spec: str) -> int | None:
-    """The id in ``version:<id>``, else None."""
-    m = VERSION_SPEC.fullmatch(spec)
-    return int(m.group(1)) if m else None
+    """The id in a replay seat's ``version:<id>`` (the contract's name of an uploaded
+    version), else None; a replay file is input, so a malformed id is None, not an error."""
+    digits = spec.removeprefix(VERSION_PREFIX)
+    if digits == spec or not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
+        return None
+    return int(digits)
 
 
 class OwnedCode:
