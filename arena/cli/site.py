@@ -12,6 +12,7 @@ limit: try again later). The token never appears in a message.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
 import http.client
@@ -29,6 +30,7 @@ from typing import Any
 from urllib import error as urlerror
 from urllib import parse, request
 
+from arena.cli.redirects import OPENER, RedirectRefused
 from arena.cli.shared import EXIT_BAD_INPUT, EXIT_SYSTEM
 
 CREDENTIALS = "credentials.json"
@@ -94,17 +96,37 @@ def load_credentials() -> Credentials | None:
 
 
 def save_credentials(creds: Credentials) -> Path:
-    """Write the credentials readable by this user only (folder 0700, file 0600)."""
+    """Write the credentials readable by this user only (folder 0700, file 0600), never through
+    a link: a temporary file made new (``O_EXCL``) in the folder replaces the old file, so a
+    link planted at the path is replaced, not written through (its target is left alone)."""
     folder = config_dir()
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    folder.chmod(0o700)  # an existing folder made by something else keeps no wider mode
-    path = folder / CREDENTIALS
-    body = {"url": creds.url, "token": creds.token, "username": creds.username}
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        os.fchmod(f.fileno(), 0o600)  # the file may have existed with another mode
-        json.dump(body, f)
-    return path
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError as exc:
+        message = f"{folder}: not a folder of yours ({exc.strerror})"
+        raise SiteError(message, EXIT_BAD_INPUT) from None
+    try:
+        if os.fstat(dir_fd).st_uid != os.getuid():
+            raise SiteError(f"{folder}: the folder belongs to another user", EXIT_BAD_INPUT)
+        os.fchmod(dir_fd, 0o700)  # an existing folder made by something else keeps no wider mode
+        body = json.dumps({"url": creds.url, "token": creds.token, "username": creds.username})
+        temp = f".{CREDENTIALS}.{uuid.uuid4().hex}"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+        fd = os.open(temp, flags, 0o600, dir_fd=dir_fd)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(body)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(temp, CREDENTIALS, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temp, dir_fd=dir_fd)
+            raise
+    finally:
+        os.close(dir_fd)
+    return folder / CREDENTIALS
 
 
 def forget_credentials() -> bool:
@@ -161,7 +183,8 @@ class Site:
 
     def check(self) -> None:
         """That the address is a Meeple Arena site's (its API answers JSON), taking up the new
-        address when the whole site redirects (``http://`` to ``https://``)."""
+        address when the whole site redirects (``http://`` to ``https://`` of the same host, or
+        to another path of it: arena/cli/redirects.py refuses any other host)."""
         probe = "/api/games/"
         self.get(probe)
         final = self.answered_from.split("?")[0]
@@ -215,11 +238,13 @@ class Site:
 
     def _send(self, req: request.Request) -> tuple[int, Any, http.client.HTTPResponse | None]:
         try:
-            with request.urlopen(req, timeout=self.timeout) as resp:
+            with OPENER.open(req, timeout=self.timeout) as resp:
                 self.answered_from = resp.geturl()
                 return resp.status, _decoded(resp), resp
         except urlerror.HTTPError as exc:
             return exc.code, _decoded(exc), exc  # type: ignore[return-value]
+        except RedirectRefused as exc:
+            raise SiteError(str(exc), EXIT_BAD_INPUT) from None
         except (urlerror.URLError, OSError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", None) or exc
             if isinstance(reason, ssl.SSLError) and reason.reason == "WRONG_VERSION_NUMBER":

@@ -1,5 +1,5 @@
 """The command line's site client without a site: addresses, credentials on disk, the zip of a
-folder, ``Retry-After``, redirects (a token never follows one to another host), and the help of
+folder, ``Retry-After``, redirects (none to another site is followed), and the help of
 every site command. The commands against a real site: tests/platform/test_cli_site.py."""
 
 from __future__ import annotations
@@ -152,14 +152,16 @@ def moved_site() -> Iterator[tuple[str, str, list[tuple[str, str | None]]]]:
             server.server_close()
 
 
-def test_a_moved_site_is_followed_and_never_given_the_token(moved_site: Any) -> None:
+def test_a_site_moved_to_another_port_is_not_followed(moved_site: Any) -> None:
+    """Another port is another site (arena/cli/redirects.py; the other host:
+    test_cli_login_redirects.py)."""
     old, new, seen = moved_site
     site = Site(old, "secret-token")
-    site.check()
-    assert site.url == new  # login stores the address the site answers from
-    assert seen == [("/api/games/", None)]  # the redirect did not carry the token
-    site.get("/api/games/")
-    assert seen[-1] == ("/api/games/", "Token secret-token")
+    with pytest.raises(SiteError) as caught:
+        site.check()
+    assert caught.value.exit_code == EXIT_BAD_INPUT
+    assert f"redirects to another host ({new})" in str(caught.value)
+    assert site.url == old and seen == []
 
 
 class _Arena(BaseHTTPRequestHandler):
