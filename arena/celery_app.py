@@ -31,4 +31,5 @@ app.conf.update(
     broker_connection_retry_on_startup=True,
 )
 
-import arena.worker_signals  # noqa: E402, F401  no bot container outlives a worker process
+import arena.worker_signals  # noqa: E402  no bot container outlives a worker process
+import arena.worker_watchdog  # noqa: E402, F401  a solo worker never runs a task past its limit

@@ -22,6 +22,9 @@ MatchKind = models.TextChoices(  # type: ignore[call-overload]  # stubs lack the
     "MatchKind", [(k.name, (k.value, k.label)) for k in contract.MatchKind]
 )
 
+#: Statuses in which a worker holds the match (under its claim's lease).
+HELD = (MatchStatus.RUNNING, MatchStatus.RECORDING)
+
 
 class Match(models.Model):
     """One match of one game. Seats are :class:`MatchSeat` rows, in seat order. Why it was
@@ -63,6 +66,9 @@ class Match(models.Model):
     dispatched_at = models.DateTimeField(null=True, blank=True)
     #: While running or recording: when the sweeper may take it back (``matches.sweeper``).
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: While running or recording: until when the claim's worker is known alive. It renews
+    #: the lease as it plays (``matches.lease``); a lapsed one is taken back (``matches.sweeper``).
+    lease_until = models.DateTimeField(null=True, blank=True)
     #: For ``error`` matches: what failed (a system failure, never a bot's fault).
     error = models.TextField(blank=True)
     #: The result as the referee returned it: ``{"scores", "ranks", "reason"}``.

@@ -5,9 +5,15 @@ Every step that needs the database survives the database going away for a while:
 - claiming waits (with backoff) for a database it cannot reach, holding its one delivery
   instead of acknowledging it, then hands it back to the queue (``DatabaseUnreachable``): a
   worker cut off from the database never eats the queue;
-- building the match and recording it retry database errors with backoff; if the database
-  never comes back the exception propagates and the sweeper takes the match back at its
-  deadline. Neither ever turns a database hiccup into a permanent ``error``;
+- setting the match up retries database errors with backoff for ``ARENA_SETUP_PATIENCE_S``
+  at most (what is left of ``ARENA_MATCH_PREP_S`` after the claim), then hands the delivery
+  back too. The match's time limit starts when its referee starts: a wait for the database is
+  never charged to it, and the task's own limits are the match's plus ``ARENA_MATCH_PREP_S``;
+- recording retries database errors with backoff; if the database never comes back the
+  exception propagates. None of these ever turns a database hiccup into a permanent ``error``;
+- the claim carries a lease the worker renews while it holds the match (``matches.lease``): a
+  worker that is gone (killed, or cut off for good) loses the match to the sweeper, or to a
+  redelivery, once the lease lapses, long before the match's deadline;
 - the worker's soft time limit, when it fires while the match is being recorded (waiting on
   row locks), does not lose the played result: recording goes on until the hard limit.
 
@@ -16,6 +22,7 @@ Public match errors are fixed sentences (``matches.errors``); details go to the 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -26,8 +33,10 @@ from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.utils import timezone
 
+from arena.contract import MatchSpec
 from matches.errors import SETUP_FAILED, took_too_long
-from matches.models import Match, MatchStatus
+from matches.lease import Heartbeat, lease_end
+from matches.models import HELD, Match, MatchStatus
 from matches.services import (
     match_deadline,
     match_spec,
@@ -49,38 +58,44 @@ class DatabaseUnreachable(Exception):
 def play(
     match_id: int, attempt: int, *, node: str = "", limit_s: float | None = None
 ) -> Match | None:
-    """What a worker does with one delivery: claim, play, record. ``limit_s`` is the task's
-    time limit, which the referee also enforces (so it holds in every pool, ``solo`` too).
-    Returns the recorded match, or None for a stale or duplicate delivery."""
-    from arena.tasks import play as arena_play
-
-    started = time.monotonic()
+    """What a worker does with one delivery: claim, set up, play, record. ``limit_s`` is the
+    match's time limit (else ``time_limit_s``): it starts when the referee does, which enforces
+    it (so it holds in every pool, ``solo`` too); the waits before it are bounded by
+    ``ARENA_MATCH_PREP_S``, which the task's own limits leave room for. Returns the recorded
+    match, or None for a stale or duplicate delivery."""
+    prep_until = time.monotonic() + settings.ARENA_MATCH_PREP_S
     match = claim_when_reachable(match_id, attempt, node=node)
     if match is None:
         return None
-    limit = limit_s or time_limit_s(match.kind)
-    try:
-        spec = with_db_retries(match_id, "building the match", lambda: match_spec(match))
-    except DatabaseError:
-        raise  # the database stayed away: the sweeper takes the match back at its deadline
-    except SoftTimeLimitExceeded:
-        outcome = _error_outcome(took_too_long(limit))
-    except Exception:  # a version's row or file vanished: the platform's failure, not a bot's
-        log.exception("match %s: cannot build the match", match_id)
-        outcome = _error_outcome(SETUP_FAILED)
-    else:
+    attempt = match.attempts  # a lapsed claim taken over is played as the next attempt
+    with Heartbeat(match_id, attempt, worker_name(node)):
         try:
-            outcome = arena_play(
-                spec,
-                sandbox=settings.ARENA_SANDBOX,
-                allow_unsafe=settings.ARENA_ALLOW_UNSAFE_SANDBOX,
-                deadline_s=max(1.0, limit - (time.monotonic() - started)),
-            ).to_json(replay=True)
-        except SoftTimeLimitExceeded:
-            # The worker's own time limit stopped the referee (and its bots): record an error
-            # now rather than leave it held until the sweeper plays the same long match again.
-            outcome = _error_outcome(took_too_long(limit))
-    return record_with_retry(match_id, attempt, outcome)
+            spec = set_up_when_reachable(match, attempt, node, until=prep_until)
+        except DatabaseUnreachable:
+            raise
+        except Exception:  # a version's row or file vanished: the platform's failure, not a bot's
+            log.exception("match %s: cannot build the match", match_id)
+            return record_with_retry(match_id, attempt, _error_outcome(SETUP_FAILED))
+        if spec is None:
+            return None  # taken back while this worker waited for the database
+        outcome = _referee(spec, limit_s or time_limit_s(match.kind))
+        return record_with_retry(match_id, attempt, outcome)
+
+
+def _referee(spec: MatchSpec, limit: float) -> dict[str, Any]:
+    from arena.tasks import play as arena_play
+
+    try:
+        return arena_play(
+            spec,
+            sandbox=settings.ARENA_SANDBOX,
+            allow_unsafe=settings.ARENA_ALLOW_UNSAFE_SANDBOX,
+            deadline_s=limit,
+        ).to_json(replay=True)
+    except SoftTimeLimitExceeded:
+        # The worker's own time limit stopped the referee (and its bots): record an error
+        # now rather than leave it held until the sweeper plays the same long match again.
+        return _error_outcome(took_too_long(limit))
 
 
 def _error_outcome(error: str) -> dict[str, Any]:
@@ -92,15 +107,27 @@ def _error_outcome(error: str) -> dict[str, Any]:
 
 def claim(match_id: int, attempt: int, *, node: str = "") -> Match | None:
     """Take a queued match for this delivery (status ``running``), or None when this delivery is
-    stale or a duplicate (another attempt was sent, or the match is already taken or done)."""
+    stale or a duplicate (another attempt was sent, or the match is already taken or done).
+
+    A match held under a lapsed lease (its worker is gone: ``matches.lease``) is taken over as
+    the next attempt, as the sweeper would send it, within ``ARENA_MATCH_ATTEMPTS``: the lost
+    worker, should it come back, finds its attempt superseded and records nothing."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return None
     now = timezone.now()
-    deadline = now + match_deadline(match.time_control, match.seats.count(), match.kind)
-    taken = Match.objects.filter(pk=match_id, attempts=attempt, status=MatchStatus.QUEUED).update(
-        status=MatchStatus.RUNNING, started_at=now, deadline_at=deadline, worker=worker_name(node)
-    )
+    held = {
+        "status": MatchStatus.RUNNING,
+        "started_at": now,
+        "deadline_at": now + match_deadline(match.time_control, match.seats.count(), match.kind),
+        "lease_until": lease_end(now),
+        "worker": worker_name(node),
+    }
+    mine = Match.objects.filter(pk=match_id, attempts=attempt)
+    taken = mine.filter(status=MatchStatus.QUEUED).update(**held)
+    if not taken and attempt < settings.ARENA_MATCH_ATTEMPTS:
+        lapsed = mine.filter(status__in=HELD, lease_until__lt=now)
+        taken = lapsed.update(attempts=attempt + 1, **held)
     if not taken:
         return None
     match.refresh_from_db()
@@ -135,30 +162,79 @@ def claim_when_reachable(match_id: int, attempt: int, *, node: str = "") -> Matc
 
 
 def _claimed_by_us(match_id: int, attempt: int, node: str) -> bool:
-    # One worker process plays one match at a time, so its name tells its own claim apart.
+    # One worker process plays one match at a time, so its name tells its own claim apart (a
+    # lapsed claim taken over is on the next attempt).
     return Match.objects.filter(
-        pk=match_id, attempts=attempt, status=MatchStatus.RUNNING, worker=worker_name(node)
+        pk=match_id,
+        attempts__in=(attempt, attempt + 1),
+        status=MatchStatus.RUNNING,
+        worker=worker_name(node),
     ).exists()
+
+
+# ------------------------------------------------------------------------------ setting up
+
+
+def set_up(match: Match, attempt: int, node: str) -> MatchSpec | None:
+    """The match's spec, and its clocks started: the deadline the sweeper reads counts from
+    here, when the referee starts, not from the claim. None when the claim is no longer this
+    worker's (taken back while it waited for the database)."""
+    spec = match_spec(match)
+    now = timezone.now()
+    started = Match.objects.filter(
+        pk=match.pk, attempts=attempt, status=MatchStatus.RUNNING, worker=worker_name(node)
+    ).update(
+        started_at=now,
+        deadline_at=now + match_deadline(match.time_control, len(spec.seats), match.kind),
+        lease_until=lease_end(now),
+    )
+    return spec if started else None
+
+
+def set_up_when_reachable(
+    match: Match, attempt: int, node: str, *, until: float
+) -> MatchSpec | None:
+    """``set_up`` with backoff on database errors until ``until`` (monotonic); then the claim
+    is let go (its lease ended, if the database takes that) and ``DatabaseUnreachable`` hands
+    the delivery back: a redelivery or the sweeper plays the match as a new attempt."""
+    try:
+        return with_db_retries(
+            match.pk, "building the match", lambda: set_up(match, attempt, node), until=until
+        )
+    except (DatabaseError, SoftTimeLimitExceeded) as exc:
+        with contextlib.suppress(DatabaseError):
+            _fresh_connection()
+            Match.objects.filter(
+                pk=match.pk, attempts=attempt, status=MatchStatus.RUNNING, worker=worker_name(node)
+            ).update(lease_until=timezone.now())
+        raise DatabaseUnreachable(f"setting the match up: {exc}") from exc
 
 
 # ------------------------------------------------------------------------ with the database
 
 
-def with_db_retries(match_id: int, what: str, step: Callable[[], T]) -> T:
-    """``step()`` with backoff on database errors (``ARENA_RECORD_RETRIES`` tries, 0.5 s
-    doubling to 30 s); the last error propagates."""
+def with_db_retries(
+    match_id: int, what: str, step: Callable[[], T], *, until: float | None = None
+) -> T:
+    """``step()`` with backoff on database errors (0.5 s doubling to 30 s): ``ARENA_RECORD_RETRIES``
+    tries, or as many as fit before ``until`` (monotonic); the last error propagates."""
     delay = 0.5
-    for attempt_no in range(settings.ARENA_RECORD_RETRIES):
+    attempt_no = 0
+    while True:
         try:
             return step()
         except DatabaseError as exc:
-            if attempt_no == settings.ARENA_RECORD_RETRIES - 1:
+            attempt_no += 1
+            if until is None and attempt_no >= settings.ARENA_RECORD_RETRIES:
                 raise
+            if until is not None:
+                delay = min(delay, until - time.monotonic())
+                if delay <= 0:
+                    raise
             log.warning("match %s: %s failed (%s), retrying in %.1fs", match_id, what, exc, delay)
             time.sleep(delay)
             _fresh_connection()
-            delay = min(delay * 2, 30.0)
-    raise AssertionError("unreachable")
+            delay = min(max(delay, 0.5) * 2, 30.0)
 
 
 def record_with_retry(match_id: int, attempt: int, outcome: dict[str, Any]) -> Match:

@@ -141,7 +141,11 @@ def _send(match_id: int, attempt: int, kind: str = MatchKind.STANDALONE) -> None
             log.exception("match %s failed inline", match_id)
             mark_error(match_id, PLAY_FAILED)
         else:
+            # Marked unsent: the next sweep sends it again, not one after the queue's patience.
             log.warning("match %s not sent (%s); the sweeper will send it again", match_id, exc)
+            Match.objects.filter(pk=match_id, attempts=attempt, status=MatchStatus.QUEUED).update(
+                dispatched_at=None
+            )
         return
     Match.objects.filter(pk=match_id).update(task_id=result.id or "")
 
@@ -210,6 +214,7 @@ def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -
         match.status = MatchStatus.FINISHED
         match.error = ""
         match.deadline_at = None
+        match.lease_until = None
         match.save()
         match_finished.send(sender=Match, match=match, seats=seats)
         # Last: the game's row is shared by every recording of the game, so it is locked only
@@ -232,6 +237,7 @@ def _fail(match: Match, error: str) -> Match:
     match.status = MatchStatus.ERROR
     match.error = error or "unknown error"
     match.deadline_at = None
+    match.lease_until = None
     if match.finished_at is None:
         _set_finished_at(match)
     match.save()
@@ -302,6 +308,7 @@ def requeue_locked(locked: Match, *, why: str = "") -> None:
     locked.dispatched_at = timezone.now()
     locked.error = why
     locked.deadline_at = None
+    locked.lease_until = None
     locked.started_at = None
     locked.finished_at = None
     locked.worker = ""

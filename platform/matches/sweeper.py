@@ -1,5 +1,6 @@
 """The sweeper: takes back the matches no worker will finish (``matches.sweep``, every minute
-from beat).
+from beat): a held match once its claim's lease lapses, a queued one whose send failed at the
+first sweep after, one whose message the broker lost after the queue's patience.
 
 Two sweeps at once (two beats by mistake, a slow sweep overtaken by the next) must not send a
 match twice: a sweep runs only when it holds the sweep's lock in the shared cache (one
@@ -21,27 +22,32 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from matches.models import Match, MatchStatus
+from matches.models import HELD, Match, MatchStatus
 from matches.services import mark_error, requeue_locked
 
 log = logging.getLogger(__name__)
 
-#: Statuses in which a worker holds the match.
-HELD = (MatchStatus.RUNNING, MatchStatus.RECORDING)
+#: A match's own send follows its creation's commit by milliseconds: one with none after this
+#: long was never sent (its send failed while the broker was down, or its sender died).
+UNSENT_GRACE_S = 10
 #: The sweep task's soft time limit; its lock outlives a sweep killed at the hard one (+30 s).
 SWEEP_TIME_LIMIT_S = 120
 SWEEP_LOCK_KEY = "matches.sweep.lock"
 
 
 def stale_matches(now: datetime) -> QuerySet[Match]:
-    """Matches held past their deadline (the worker died, or the database refused the result
-    for too long) and queued matches whose message was not picked up in
-    ``ARENA_QUEUE_PATIENCE_S`` (sent to a broker that lost it)."""
+    """Matches held under a lapsed lease (their worker is gone: ``matches.lease``) or past
+    their deadline (a worker that renews but never finishes), queued matches whose message was
+    not picked up in ``ARENA_QUEUE_PATIENCE_S`` (sent to a broker that lost it), and queued
+    matches never sent (``dispatched_at`` empty: the send failed while the broker was down),
+    sent again at the first sweep that reaches the broker."""
     patience = timedelta(seconds=settings.ARENA_QUEUE_PATIENCE_S)
+    unsent = now - timedelta(seconds=UNSENT_GRACE_S)
     return Match.objects.filter(
-        Q(status__in=HELD, deadline_at__lt=now)
+        Q(status__in=HELD, lease_until__lt=now)
+        | Q(status__in=HELD, deadline_at__lt=now)
         | Q(status=MatchStatus.QUEUED, dispatched_at__lt=now - patience)
-        | Q(status=MatchStatus.QUEUED, dispatched_at__isnull=True, created_at__lt=now - patience)
+        | Q(status=MatchStatus.QUEUED, dispatched_at__isnull=True, created_at__lt=unsent)
     )
 
 

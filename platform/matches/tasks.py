@@ -21,8 +21,10 @@ from matches.models import MatchKind
     acks_late=True,
     reject_on_worker_lost=True,
     ignore_result=True,
-    soft_time_limit=settings.ARENA_MATCH_TIME_LIMIT_S,
-    time_limit=settings.ARENA_MATCH_TIME_LIMIT_S + 30,
+    # The match's limit starts when its referee does: the task's leaves room for the waits
+    # before (claim, set-up), each bounded by its patience (matches.playing).
+    soft_time_limit=settings.ARENA_MATCH_TIME_LIMIT_S + settings.ARENA_MATCH_PREP_S,
+    time_limit=settings.ARENA_MATCH_TIME_LIMIT_S + settings.ARENA_MATCH_PREP_S + 30,
 )
 def play_match(self: Any, match_id: int, attempt: int) -> dict[str, Any] | None:
     """Claim, play and record attempt ``attempt`` of match ``match_id`` (a stale or duplicate
@@ -36,8 +38,8 @@ def play_match(self: Any, match_id: int, attempt: int) -> dict[str, Any] | None:
     acks_late=True,
     reject_on_worker_lost=True,
     ignore_result=True,
-    soft_time_limit=settings.ARENA_HUMAN_MATCH_TIME_LIMIT_S,
-    time_limit=settings.ARENA_HUMAN_MATCH_TIME_LIMIT_S + 30,
+    soft_time_limit=settings.ARENA_HUMAN_MATCH_TIME_LIMIT_S + settings.ARENA_MATCH_PREP_S,
+    time_limit=settings.ARENA_HUMAN_MATCH_TIME_LIMIT_S + settings.ARENA_MATCH_PREP_S + 30,
 )
 def play_person_match(self: Any, match_id: int, attempt: int) -> dict[str, Any] | None:
     """``play_match`` for a match with a person's seat. It waits minutes for each decision
@@ -48,13 +50,10 @@ def play_person_match(self: Any, match_id: int, attempt: int) -> dict[str, Any] 
 
 
 def _play(task: Any, match_id: int, attempt: int) -> dict[str, Any] | None:
-    # The limit this delivery runs under (stamped on the message by the sender, else the
-    # task's): the referee enforces it too, so it holds in the solo pool, which has no timer.
-    limit = task.request.soft_time_limit or task.soft_time_limit
+    # The referee enforces the match's own limit (this worker's ARENA_MATCH_TIME_LIMIT_S, from
+    # when it starts), so it holds in the solo pool too, which has no timer.
     try:
-        match = playing.play(
-            match_id, attempt, node=task.request.hostname or "", limit_s=limit or None
-        )
+        match = playing.play(match_id, attempt, node=task.request.hostname or "")
     except playing.DatabaseUnreachable as exc:
         # Back into the queue, for this worker when the database answers again or for another:
         # acknowledged, the match would wait ARENA_QUEUE_PATIENCE_S for the sweeper.

@@ -24,6 +24,18 @@ ARENA_RECORD_RETRIES = int(os.environ.get("ARENA_RECORD_RETRIES", "8"))
 #: How long a worker that cannot reach the database holds a delivery (trying to claim it, with
 #: backoff) before handing it back to the queue: it never acknowledges what it could not claim.
 ARENA_CLAIM_PATIENCE_S = env_int("ARENA_CLAIM_PATIENCE_S", 60)
+#: How long a worker that claimed a match waits for the database to set it up (read its seats
+#: and versions) before handing it back to the queue, as the claim does.
+ARENA_SETUP_PATIENCE_S = env_int("ARENA_SETUP_PATIENCE_S", 60)
+#: What claiming and setting up may take on top of the match's own time limit, which starts when
+#: the referee does: a task's time limits are the match's plus this (``matches.tasks``), so a
+#: wait for the database is never charged to the match (deploy/SCALING.md, "Bounded waits").
+ARENA_MATCH_PREP_S = ARENA_CLAIM_PATIENCE_S + ARENA_SETUP_PATIENCE_S
+#: A worker holding a match renews its claim's lease (``Match.lease_until``) every
+#: ``ARENA_MATCH_LEASE_RENEW_S``; a lease this old means the worker is gone, and the sweeper (or a
+#: redelivery) takes the match back then, not at its deadline.
+ARENA_MATCH_LEASE_S = env_int("ARENA_MATCH_LEASE_S", 20)
+ARENA_MATCH_LEASE_RENEW_S = max(ARENA_MATCH_LEASE_S / 6, 0.2)
 ARENA_SWEEP_BATCH = 200
 #: The API's match list counts the matches that fit its filters up to this many, never more
 #: (a count over every match stored would grow with the site): beyond, ``count_capped`` is true.

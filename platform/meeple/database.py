@@ -1,7 +1,9 @@
 """Bounds on every wait of a PostgreSQL connection: a statement, a lock, a transaction left idle
 by a client that went silent (a network partition, a stopped process) and a dead peer on the
 socket. Without them one silent session holding a row lock stops every transaction that needs
-the row, with no end (deploy/SCALING.md, "Bounded waits").
+the row, with no end (deploy/SCALING.md, "Bounded waits"). What no socket option can see (a
+peer that acknowledges every byte and never answers) a worker's watchdog bounds
+(``arena.worker_watchdog``).
 
 Each bound is read from the environment (milliseconds or seconds as named; 0 turns one off).
 Options already in ``DATABASE_URL`` (``?options=-c%20lock_timeout%3D500``) come after these, so
@@ -27,13 +29,18 @@ SESSION_TIMEOUTS = (
     ("idle_in_transaction_session_timeout", "ARENA_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS", 60_000),
 )
 
-#: (libpq parameter, environment variable, default): the client's side of the socket, in s.
+#: (libpq parameter, environment variable, default): the client's side of the socket, in s
+#: unless named otherwise.
 SOCKET_BOUNDS = (
     ("connect_timeout", "ARENA_DB_CONNECT_TIMEOUT_S", 10),
     # A server that stopped answering is found dead in idle + interval x count seconds.
     ("keepalives_idle", "ARENA_DB_KEEPALIVES_IDLE_S", 30),
     ("keepalives_interval", "ARENA_DB_KEEPALIVES_INTERVAL_S", 10),
     ("keepalives_count", "ARENA_DB_KEEPALIVES_COUNT", 3),
+    # In milliseconds (libpq's unit): bytes sent and not acknowledged for this long (a peer gone
+    # mid-request, where keepalives, sent only on an idle socket, never start) end the
+    # connection with an error instead of a wait for good.
+    ("tcp_user_timeout", "ARENA_DB_TCP_USER_TIMEOUT_MS", 30_000),
 )
 
 

@@ -377,7 +377,8 @@ def test_a_persons_match_goes_to_the_people_queue_under_the_people_limit(setting
     route = app.amqp.router.route({}, play_person_match.name)
     assert route["queue"].name == settings.PEOPLE_QUEUE == "people"
     assert app.amqp.router.route({}, play_match.name)["queue"].name == "celery"
-    limit = settings.ARENA_HUMAN_MATCH_TIME_LIMIT_S
+    # The match's own limit starts with its referee: the task's leaves room for the waits before.
+    limit = settings.ARENA_HUMAN_MATCH_TIME_LIMIT_S + settings.ARENA_MATCH_PREP_S
     assert (play_person_match.soft_time_limit, play_person_match.time_limit) == (limit, limit + 30)
 
 
