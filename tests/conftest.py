@@ -164,8 +164,13 @@ def celery_worker_process(
     """A real Celery worker process (the production wiring, ``-A meeple``) on Redis,
     on this test process's own Redis database. A test may add environment variables by
     setting ``request.node.worker_env`` (a dict), and arguments (e.g. ``["-Q", "people"]``) by
-    setting ``request.node.worker_args``, before asking for this fixture."""
+    setting ``request.node.worker_args``, before asking for this fixture. Without them it takes
+    the default queue and the builds queue: one process plays the matches and checks the
+    uploads of a test (production runs them apart: deploy/SCALING.md, "Builds")."""
+    from django.conf import settings
+
     name = f"test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    queues = ["-Q", f"celery,{settings.BUILDS_QUEUE}"]
     env = platform_env(
         CELERY_BROKER_URL=redis_url,
         CELERY_RESULT_BACKEND=redis_url,
@@ -186,7 +191,7 @@ def celery_worker_process(
             "--without-mingle",
             "-n",
             f"{name}@%h",
-            *getattr(request.node, "worker_args", []),
+            *getattr(request.node, "worker_args", queues),
         ],
         cwd=REPO,
         env=env,

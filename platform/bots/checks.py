@@ -16,66 +16,69 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from datetime import datetime, timedelta
 
-from catalog.models import Game
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from arena.bot_code import BundleError, build_upload, check_code, check_upload, get_language
 from bots.code_store import fetch_version_code, store_artifact
+from bots.holds import hold_for_storage_fault
 from bots.models import BotVersion, VersionStatus
 from bots.services import set_version_status
 from bots.signals import version_checked
 
 log = logging.getLogger(__name__)
 
-#: Versions whose check one tick sends again, at most.
-RESEND_BATCH = 20
+#: The check's task (``bots.tasks``), sent by name.
+CHECK_TASK = "bots.check_version"
 #: Characters of a failure's reason kept (a compiler's output is already cut to its first lines).
 REASON_CAP = 8000
 
 
 def send_check(version_id: int) -> bool:
-    """Send the check of one version to a worker and note when; False (logged) when the
-    broker cannot take it: the ladder's tick sends it again."""
-    from bots.tasks import check_version
+    """Send the check of one version to a builds worker, noting when first (a worker that
+    starts it at once starts after the send); False (logged, the note taken back) when the
+    broker cannot take it: the next sweep sends it again (``bots.check_sweeper``)."""
+    now = timezone.now()
+    BotVersion.objects.filter(pk=version_id).update(check_sent_at=now)
+    if deliver_check(version_id):
+        return True
+    BotVersion.objects.filter(pk=version_id, check_sent_at=now).update(check_sent_at=None)
+    return False
 
+
+def deliver_check(version_id: int) -> bool:
+    """Put one check's message on the broker, by task name (routed to ``settings.BUILDS_QUEUE``
+    by ``CELERY_TASK_ROUTES``); inline when tasks run eagerly. False (logged) when it failed."""
     try:
-        check_version.delay(version_id)
+        if current_app.conf.task_always_eager:  # tests, scripts: Celery finds it by name
+            current_app.loader.import_default_modules()  # the apps' tasks, once imported
+            current_app.tasks[CHECK_TASK].apply(args=[version_id], throw=True)
+        else:
+            current_app.send_task(CHECK_TASK, args=[version_id])
     except Exception:
         log.warning("check of version %s not sent", version_id, exc_info=True)
         return False
-    BotVersion.objects.filter(pk=version_id).update(check_sent_at=timezone.now())
     return True
-
-
-def resend_lost_checks(game: Game, now: datetime) -> list[int]:
-    """Send again the checks of ``game``'s versions never sent, or sent longer ago than
-    ``ARENA_QUEUE_PATIENCE_S`` (a lost message, a worker that died): the versions sent."""
-    patience = timedelta(seconds=settings.ARENA_QUEUE_PATIENCE_S)
-    lost = list(
-        BotVersion.objects.filter(bot__game=game, status=VersionStatus.CHECKING)
-        .filter(Q(check_sent_at__isnull=True) | Q(check_sent_at__lt=now - patience))
-        .order_by("pk")
-        .values_list("pk", flat=True)[:RESEND_BATCH]
-    )
-    return [pk for pk in lost if send_check(pk)]
 
 
 def run_check(version_id: int) -> str:
     """The task's work: check one ``checking`` version; returns its new status (or
-    ``"skipped"``). A failure of the platform (storage, a child that cannot start, no Docker
-    engine nor toolchain for its language) raises and leaves the version ``checking`` for a
-    retry; the bot's faults (its code does not compile or build) end it ``failed``."""
+    ``"skipped"``, or ``"held"``). A failure of the platform (storage, a child that cannot
+    start, no Docker engine nor toolchain for its language) raises and leaves the version
+    ``checking`` for a retry; stored code that no longer matches its hash holds it for staff
+    (no retry mends that); the bot's faults (its code does not compile or build) end it
+    ``failed``."""
     version = BotVersion.objects.filter(pk=version_id).only("status", "sha256", "language").first()
     if version is None or version.status != VersionStatus.CHECKING:
         return "skipped"
     data, suffix = fetch_version_code(version_id)
     if hashlib.sha256(data).hexdigest() != version.sha256:
-        raise RuntimeError(f"the stored code of version {version_id} does not match its hash")
+        # A storage fault no retry mends: staff are told, the check ends (``bots.holds``).
+        hold_for_storage_fault(version_id, "its stored code does not match its SHA-256")
+        return "held"
     stored = stored_name(suffix, version.language)
     artifact: bytes | None = None
     try:

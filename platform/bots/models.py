@@ -119,8 +119,14 @@ class BotVersion(models.Model):
     held_at = models.DateTimeField(null=True, blank=True)
     #: Why it is held, for staff: the streak and the last failed match.
     held_reason = models.TextField(blank=True)
-    #: When its code check was last sent to a worker (the ladder's tick sends a lost one again).
+    #: When its code check was last sent to a worker (``bots.check_sweeper`` sends a lost one
+    #: again; None: the send failed, or the check waits for its owner's build time).
     check_sent_at = models.DateTimeField(null=True, blank=True)
+    #: When a worker last started its check (a check past its time limit since was lost).
+    check_started_at = models.DateTimeField(null=True, blank=True)
+    #: Seconds its last finished check took on the worker: its owner's build time
+    #: (``bots.build_quota``, counted in the hour after ``check_started_at``).
+    check_seconds = models.FloatField(default=0)
     #: Its language, a key of ``sandbox.languages.LANGUAGES`` (every bot before was Python).
     language = models.CharField(max_length=16, default="python")
     #: A compiled language's build (the built folder as a zip), made once by the worker's

@@ -5,7 +5,8 @@ It is the same worker as in production (``celery -A meeple worker``), reading th
 from the embedded broker (a folder under ARENA_DATA_DIR), so matches never run inside a web
 request or a command, with or without services. As in production, people's matches have a
 worker of their own (``-Q people``): a person thinking for minutes never holds the worker that
-plays the bots' matches. With a real broker (Redis) nothing is started here: the operator runs
+plays the bots' matches; and uploads' checks and builds have one (``-Q builds``): a flood of
+uploads never delays a match. With a real broker (Redis) nothing is started here: the operator runs
 workers and beat (README, deploy/SCALING.md).
 """
 
@@ -36,7 +37,8 @@ def worker_command(
     *, concurrency: int = 2, beat: bool = True, queue: str | None = None
 ) -> list[str]:
     """The embedded worker's command line: the default queue (bots' matches, the ladder, the
-    sweeper) with beat, or only ``queue`` (``settings.PEOPLE_QUEUE``) and no beat."""
+    sweepers) with beat, or only ``queue`` (``settings.PEOPLE_QUEUE``, ``settings.BUILDS_QUEUE``)
+    and no beat."""
     name = "embedded" if queue is None else f"embedded-{queue}"
     cmd = [
         sys.executable,
@@ -60,12 +62,14 @@ def worker_command(
 def worker_commands(
     *, concurrency: int = 2, beat: bool = True, people: bool = True
 ) -> list[list[str]]:
-    """The embedded workers: one for the default queue and, with ``people``, one for people's
-    matches (as many processes as one person may have games open: ARENA_HUMAN_OPEN_LIMIT)."""
+    """The embedded workers: one for the default queue, with ``people`` one for people's
+    matches (as many processes as one person may have games open: ARENA_HUMAN_OPEN_LIMIT), and
+    one process for uploads' checks and builds (last)."""
     cmds = [worker_command(concurrency=concurrency, beat=beat)]
     if people:
         open_games = max(1, int(getattr(settings, "ARENA_HUMAN_OPEN_LIMIT", 2)))
         cmds.append(worker_command(concurrency=open_games, beat=False, queue=settings.PEOPLE_QUEUE))
+    cmds.append(worker_command(concurrency=1, beat=False, queue=settings.BUILDS_QUEUE))
     return cmds
 
 
@@ -74,8 +78,9 @@ def background_workers(
     *, concurrency: int = 2, beat: bool = True, people: bool = True
 ) -> Iterator[Path | None]:
     """Run the workers (and beat) for the duration of the block when the embedded broker is in
-    use: the default queue's and, with ``people``, the people's queue's (commands that play
-    no person's match pass False). Yields their log file (None when nothing was started)."""
+    use: the default queue's, the builds queue's and, with ``people``, the people's queue's
+    (commands that play no person's match pass False). Yields their log file (None when
+    nothing was started)."""
     if not embedded_workers_needed():
         yield None
         return

@@ -17,7 +17,6 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from bots.checks import resend_lost_checks
 from bots.models import BotVersion, VersionStatus
 from bots.selectors import playing_versions
 from catalog.models import Game
@@ -112,8 +111,8 @@ def _lock_state(game: Game) -> LadderState | None:
 def _qualify_pending(
     game: Game, state: LadderState, now: datetime, rng: random.Random, report: TickReport
 ) -> None:
-    # Uploads whose code check was lost go to a worker again; they qualify once it passes.
-    resend_lost_checks(game, now)
+    # Uploads whose code check was lost are the checks' sweeper's (``bots.check_sweeper``,
+    # ladder or not); they qualify here once their check passes.
     statuses = [VersionStatus.UPLOADED]
     retry = state.last_sandbox_retry_at
     if retry is None or now - retry >= SANDBOX_RETRY or settings.ARENA_ALLOW_UNSAFE_SANDBOX:

@@ -37,6 +37,9 @@ ARENA_MATCH_PREP_S = ARENA_CLAIM_PATIENCE_S + ARENA_SETUP_PATIENCE_S
 ARENA_MATCH_LEASE_S = env_int("ARENA_MATCH_LEASE_S", 20)
 ARENA_MATCH_LEASE_RENEW_S = max(ARENA_MATCH_LEASE_S / 6, 0.2)
 ARENA_SWEEP_BATCH = 200
+#: Seconds of checks and builds one user's uploads may take in any hour (``bots.build_quota``):
+#: past it, their next uploads wait ``checking`` (the reason shown) until the hour frees time.
+ARENA_BUILD_SECONDS_PER_HOUR = env_int("ARENA_BUILD_SECONDS_PER_HOUR", 900)
 #: The API's match list counts the matches that fit its filters up to this many, never more
 #: (a count over every match stored would grow with the site): beyond, ``count_capped`` is true.
 ARENA_MATCH_COUNT_LIMIT = int(os.environ.get("ARENA_MATCH_COUNT_LIMIT", "10000"))

@@ -320,15 +320,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # needs no broker (Celery 6 is to change this default; tests/resilience/test_broker_restart.py).
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-# People's matches wait for a person (minutes a decision, hours a game): they have a queue of
-# their own, so they never hold the workers of bots' matches. ``celery -A meeple worker`` takes
-# only the default queue ("celery"); ``-Q people`` workers play people's matches; the embedded
-# default starts both (deploy/SCALING.md, "People's matches"; deploy/SECURITY.md).
-PEOPLE_QUEUE = "people"
-CELERY_TASK_ROUTES = {"matches.play_person_match": {"queue": PEOPLE_QUEUE}}
 
-# --- The arena's own knobs (matches, people at the table, the ladder): meeple/arena_settings.py
+# --- The arena's own knobs (matches, people at the table, the ladder): meeple/arena_settings.py;
+# the queues (default, people, builds) and the tasks routed to each: meeple/queue_settings.py
 from meeple.arena_settings import *  # noqa: E402, F403
+from meeple.queue_settings import *  # noqa: E402, F403
 
 # --- REST API --------------------------------------------------------------------------------
 REST_FRAMEWORK = {

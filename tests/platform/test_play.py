@@ -386,8 +386,9 @@ def test_the_embedded_default_runs_a_worker_for_people(settings: Any) -> None:
     from foundation.workers import worker_commands
 
     settings.ARENA_HUMAN_OPEN_LIMIT = 3
-    bots, people = worker_commands(concurrency=2, beat=True)
+    bots, people, builds = worker_commands(concurrency=2, beat=True)
     assert "-Q" not in bots and "--beat" in bots  # the default queue, and the schedule
     assert people[people.index("-Q") + 1] == "people" and "--beat" not in people
     assert "--concurrency=3" in people  # one process per game a person may have open
-    assert len(worker_commands(people=False)) == 1
+    assert builds[builds.index("-Q") + 1] == "builds"  # uploads are checked here too
+    assert len(worker_commands(people=False)) == 2

@@ -1,11 +1,11 @@
 """An upload is stored after a cheap structural check, and its code is compiled on a worker
 (bots.checks, the ``bots.check_version`` task) before it qualifies: a version that does not
-compile ends ``failed`` with the compiler's message for its owner; a lost check is sent again."""
+compile ends ``failed`` with the compiler's message for its owner (lost checks:
+test_check_sweeper.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -14,7 +14,6 @@ from bots.models import Bot, VersionStatus
 from bots.services import upload_version
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
-from django.utils import timezone
 from matches.models import Match
 
 from .conftest import BOT_SOURCE, make_zip
@@ -91,22 +90,6 @@ def test_code_that_compiles_is_checked_then_qualifies(
     assert version.status == VersionStatus.ACTIVE, version.status_reason
     assert Match.objects.filter(ladder__version=version).exists()
     assert checks.run_check(version.pk) == "skipped"  # a second delivery does nothing
-
-
-def test_a_lost_check_is_sent_again_after_patience(
-    user_bot: Bot, settings: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    sent: list[int] = []
-    monkeypatch.setattr("bots.tasks.check_version.delay", sent.append)
-    version = upload_version(bot=user_bot, filename="main.py", data=BOT_SOURCE)
-    now = timezone.now()
-    assert checks.resend_lost_checks(user_bot.game, now) == [version.pk]  # never sent
-    version.refresh_from_db()
-    assert version.check_sent_at is not None
-    assert checks.resend_lost_checks(user_bot.game, now) == []  # sent, still in patience
-    later = now + timedelta(seconds=settings.ARENA_QUEUE_PATIENCE_S + 1)
-    assert checks.resend_lost_checks(user_bot.game, later) == [version.pk]
-    assert sent == [version.pk, version.pk]
 
 
 def test_a_platform_failure_leaves_it_checking(
