@@ -5,6 +5,8 @@ Rows are written by ``notifications.services.notify`` only; each user keeps the 
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 
@@ -70,3 +72,48 @@ class NotificationPreference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.kind}: site={self.site} email={self.email}"
+
+
+class EmailStatus(models.TextChoices):
+    PENDING = "pending", "Not sent yet"
+    SENDING = "sending", "Being sent (claimed by a worker)"
+    SENT = "sent", "Sent (the mail server took it)"
+    DROPPED = "dropped", "Not sent: nobody to write to any more"
+
+
+def new_email_key() -> str:
+    return uuid.uuid4().hex
+
+
+class EmailDelivery(models.Model):
+    """The email channel of one notification to one user, and its idempotency record.
+
+    ``notify`` writes it (``pending``) in the caller's transaction; the email task carries its
+    id, claims it (``sending``, ``claimed_at``) before it sends, and marks it ``sent`` as soon
+    as the mail server has taken the message. A redelivery of the task finds it ``sent`` and
+    sends nothing (``notifications.email_claims``; docs/notifications.md, "Sent once"). It
+    keeps its own texts: the user may want the email without the in-site row."""
+
+    #: The idempotency key: a fresh one per row; ``task:<id>`` for a message of the task's
+    #: older form (texts in the arguments), which a redelivery repeats.
+    key = models.CharField(max_length=80, unique=True, default=new_email_key)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=32, choices=NotificationKind.choices)
+    title = models.CharField(max_length=TITLE_MAX)
+    body = models.TextField(blank=True)
+    url = models.CharField(max_length=URL_MAX, blank=True)
+    status = models.CharField(
+        max_length=8, choices=EmailStatus.choices, default=EmailStatus.PENDING
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # Pruning each recipient's old records (notifications.services.notify).
+            models.Index(fields=["user", "created_at"], name="email_delivery_by_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"email {self.key} to {self.user_id}: {self.status}"

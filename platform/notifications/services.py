@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -22,6 +23,7 @@ from notifications.models import (
     BODY_MAX,
     TITLE_MAX,
     URL_MAX,
+    EmailDelivery,
     Notification,
     NotificationKind,
     NotificationPreference,
@@ -33,6 +35,9 @@ log = logging.getLogger(__name__)
 #: that an insert costs one grouped count and, rarely, one delete per user over the mark.
 DEFAULT_KEPT = 200
 PRUNE_SLACK = 50
+#: How long an email's record is kept: far longer than any redelivery of its task can come
+#: (the broker's visibility timeout, hours, and the task's retries, minutes).
+EMAIL_RECORDS_KEPT = timedelta(days=7)
 
 
 def kept() -> int:
@@ -96,20 +101,29 @@ def notify(users: Any, kind: str, title: str, url: str, body: str = "") -> int:
     )
     prune(on_site)
     if by_mail:
-        transaction.on_commit(
-            partial(_send_emails, by_mail, str(kind), title, url, body), robust=True
+        # Each email's record (its idempotency key: sent once, docs/notifications.md), in the
+        # caller's transaction like the in-site rows; each recipient's old records go.
+        emails = EmailDelivery.objects.bulk_create(
+            [
+                EmailDelivery(user_id=uid, kind=kind, title=title, url=url, body=body)
+                for uid in by_mail
+            ]
         )
+        EmailDelivery.objects.filter(
+            user_id__in=by_mail, created_at__lt=timezone.now() - EMAIL_RECORDS_KEPT
+        ).delete()
+        transaction.on_commit(partial(_send_emails, [e.pk for e in emails]), robust=True)
     return len(on_site)
 
 
-def _send_emails(user_ids: list[int], kind: str, title: str, url: str, body: str) -> None:
+def _send_emails(delivery_ids: list[int]) -> None:
     from notifications.tasks import send_notification_email
 
-    for uid in user_ids:
+    for pk in delivery_ids:
         try:
-            send_notification_email.delay(uid, kind, title, url, body)
+            send_notification_email.delay(delivery=pk)
         except Exception:  # the broker is down: the in-site notification still stands
-            log.warning("notification email to user %s not sent", uid, exc_info=True)
+            log.warning("notification email %s not sent", pk, exc_info=True)
 
 
 def prune(user_ids: list[int]) -> int:

@@ -1,5 +1,6 @@
 """Fixtures for the notifications' tests: the platform's (real rows, Celery inline, matches
-played through the process sandbox), with users who have email addresses."""
+played through the process sandbox), with users who have email addresses; the resilience
+tests' own redis-server and worker processes for an email redelivered after a kill."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ from tests.platform.conftest import (  # noqa: F401  fixtures, used by name
     rounds,
     trnd,
     user_bot,
+)
+from tests.resilience.conftest import (  # noqa: F401  fixtures, used by name
+    redis_server,
+    workers,
 )
 
 

@@ -12,7 +12,13 @@ from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from notifications import services
-from notifications.models import Notification, NotificationKind, NotificationPreference
+from notifications.models import (
+    EmailDelivery,
+    EmailStatus,
+    Notification,
+    NotificationKind,
+    NotificationPreference,
+)
 from notifications.services import Channels, notify
 from notifications.tasks import send_notification_email
 
@@ -177,19 +183,29 @@ def test_the_email_travels_as_a_task_never_sent_by_the_caller(
 ) -> None:
     """With a broker (not eager), the caller only enqueues: one message per recipient once
     its transaction commits, nothing sent in its own process."""
-    sent: list[tuple[Any, ...]] = []
-    monkeypatch.setattr(send_notification_email, "delay", lambda *args: sent.append(args))
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(send_notification_email, "delay", lambda **kwargs: sent.append(kwargs))
     with django_capture_on_commit_callbacks(execute=True):
         notify(user, K, "Played", "/matches/1/", body="Won.")
         assert sent == []  # not before the commit
-    assert sent == [(user.pk, str(K), "Played", "/matches/1/", "Won.")]
+    # The message names the email's record (its idempotency key), which holds the texts.
+    [record] = EmailDelivery.objects.all()
+    assert sent == [{"delivery": record.pk}]
+    assert (record.user_id, record.kind, record.title, record.url, record.body) == (
+        user.pk,
+        K,
+        "Played",
+        "/matches/1/",
+        "Won.",
+    )
+    assert record.status == EmailStatus.PENDING
     assert not mail.outbox
 
 
 def test_a_broker_that_refuses_keeps_the_site_notification(
     user: Any, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
-    def down(*_: Any) -> None:
+    def down(*_: Any, **__: Any) -> None:
         raise ConnectionError("broker down")
 
     monkeypatch.setattr(send_notification_email, "delay", down)
