@@ -48,7 +48,7 @@ def _app_services(services: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_workers_share_no_volume(services: dict[str, Any]) -> None:
     workers = {n: s for n, s in services.items() if n.startswith("worker-")}
-    assert len(workers) == 3  # two for bots' matches, one for people's
+    assert len(workers) == 4  # two for bots' matches, one for people's, one for builds
     mounts = {
         n: [v for v in s.get("volumes", []) if "docker.sock" not in v] for n, s in workers.items()
     }
@@ -71,7 +71,19 @@ def test_peoples_matches_have_a_worker_of_their_own(services: dict[str, Any]) ->
     commands = {n: " ".join(s["command"]) for n, s in services.items() if n.startswith("worker-")}
     people = [n for n, c in commands.items() if " -Q people " in c]
     assert people == ["worker-people"], commands
-    assert all(" -Q " not in c for n, c in commands.items() if n not in people), commands
+    others = [n for n in commands if n not in (*people, "worker-builds")]
+    assert all(" -Q " not in commands[n] for n in others), commands
+
+
+def test_checks_and_builds_have_a_worker_of_their_own(services: dict[str, Any]) -> None:
+    """Uploads' checks and builds run the uploader's code: only their own worker takes them,
+    and it takes nothing else (deploy/SCALING.md, "Builds"); the match workers take only the
+    default queue."""
+    commands = {n: " ".join(s["command"]) for n, s in services.items() if n.startswith("worker-")}
+    builds = [n for n, c in commands.items() if " -Q builds " in c]
+    assert builds == ["worker-builds"], commands
+    matches = [n for n in commands if n not in ("worker-people", "worker-builds")]
+    assert matches and all(" -Q " not in commands[n] for n in matches), commands
 
 
 def test_only_workers_choose_a_sandbox(services: dict[str, Any]) -> None:
