@@ -1,43 +1,106 @@
-"""A bot folder that holds its build: the mark a successful build leaves (the worker's check
-stores the folder with it, as the version's build), so that every backend runs a stored build
-as it is and never compiles during a match."""
+"""The platform's own marks on a bot folder: that it holds its build, and its language.
+
+They are the platform's, never the bot's: a build may leave anything in its folder (a link
+named like a mark, to a host file: ``sandbox.untrusted``), so nothing is ever written there.
+A folder built in place is remembered by this process (:func:`mark_built`); a stored build
+(the worker's check zips the built folder: ``sandbox.build_upload``) carries the marks as
+files that the zipping writes from memory, in place of any file of the same name the build
+left, and an unpacked stored build's marks are read without following anything. So every
+backend runs a stored build as it is and never compiles during a match.
+"""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from sandbox import untrusted
 from sandbox.base import BotCode
 from sandbox.languages import BINARY, LANGUAGES, get_language
 
-#: Written in the bot's folder after a successful build (its language's key).
+#: In a stored build's zip: the language whose build the folder holds.
 BUILT = ".meeple-built"
-#: Written in a stored version's folder: its language (the uploader's choice where the files
-#: could be several languages' bots), read by ``sandbox.code.prepare_bot``.
+#: In a stored version's zip: its language (the uploader's choice where the files could be
+#: several languages' bots), read by ``sandbox.code.prepare_bot``.
 LANGUAGE_MARK = ".meeple-language"
+MARKS = (BUILT, LANGUAGE_MARK)
+_MARK_CAP = 64
+#: What a build may leave in its folder (its sources included), unpacked: past it the build
+#: fails, as the bot's fault, and nothing is stored. The stored zip is smaller still.
+ARTIFACT_MAX_BYTES = 64 * 1024 * 1024
+#: Files and folders a build may leave.
+ARTIFACT_MAX_FILES = 10_000
+_MB = 1024 * 1024
+
+#: Folders this process built in place (``arena play`` builds a bot once for all its seats).
+_built_here: set[str] = set()
 
 
-def marked_language(root: Path) -> str | None:
-    """The language a stored version's folder names, if any."""
+def _read_mark(root: Path, name: str) -> str | None:
     try:
-        key = (root / LANGUAGE_MARK).read_text(encoding="ascii").strip()
+        key = untrusted.read_head(root, name, _MARK_CAP).decode("ascii").strip()
     except (OSError, UnicodeDecodeError):
         return None
     return key if key in LANGUAGES else None
 
 
+def marked_language(root: Path) -> str | None:
+    """The language a stored version's folder names, if any."""
+    return _read_mark(root, LANGUAGE_MARK)
+
+
 def mark_built(code: BotCode) -> None:
-    """Note that ``code``'s folder holds its build."""
-    (code.root / BUILT).write_text(code.language)
+    """Note that ``code``'s folder holds its build (in this process: nothing is written)."""
+    _built_here.add(str(code.root))
+
+
+def forget(root: Path) -> None:
+    """The folder ``root`` is gone (``sandbox.code.release_bot``)."""
+    _built_here.discard(str(root))
 
 
 def is_built(code: BotCode) -> bool:
-    """True when ``code`` is a compiled language's folder that holds its build."""
-    return get_language(code.language).compiled and (code.root / BUILT).is_file()
+    """True when ``code`` is a compiled language's folder that holds its build: built here, or
+    a stored build whose mark names its language."""
+    if not get_language(code.language).compiled:
+        return False
+    return str(code.root) in _built_here or _read_mark(code.root, BUILT) == code.language
+
+
+def output_too_large(exc: untrusted.TooLarge) -> str:
+    """What the owner of a build that left too much reads."""
+    if exc.limit == ARTIFACT_MAX_BYTES:
+        return (
+            f"the build left over {exc.size / _MB:.0f} MB; the limit is "
+            f"{ARTIFACT_MAX_BYTES // _MB} MB (everything in the bot's folder after the build)"
+        )
+    if exc.limit == ARTIFACT_MAX_FILES:
+        return f"the build left over {exc.limit} files and folders; the limit is {exc.limit}"
+    return f"the build left folders nested over {exc.limit} deep; the limit is {exc.limit}"
+
+
+def output_over_cap(root: Path) -> str | None:
+    """None when what the folder holds is within the caps, else why not (for its owner). A
+    walk stops at the cap: a folder of millions of files is not listed whole."""
+    try:
+        for _entry in untrusted.walk(
+            root, max_bytes=ARTIFACT_MAX_BYTES, max_files=ARTIFACT_MAX_FILES
+        ):
+            pass
+    except untrusted.TooLarge as exc:
+        return output_too_large(exc)
+    return None
+
+
+def marks(language: str, *, built: bool) -> dict[str, bytes]:
+    """The marks a stored version's zip carries (written by the platform, from memory)."""
+    found = {LANGUAGE_MARK: language.encode("ascii")}
+    if built:
+        found[BUILT] = language.encode("ascii")
+    return found
 
 
 def make_runnable(code: BotCode) -> None:
-    """A built program executable (unpacking a stored build keeps no file modes)."""
-    program = code.root / BINARY
-    if get_language(code.language).compiled and program.is_file():
-        os.chmod(program, 0o755)
+    """A built program executable (unpacking a stored build keeps no file modes); a link or
+    anything but a regular file named like the program is left alone."""
+    if get_language(code.language).compiled and untrusted.is_file(code.root, BINARY):
+        untrusted.chmod(code.root, BINARY, 0o755)

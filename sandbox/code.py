@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from sandbox.base import BotCode
-from sandbox.built import marked_language
+from sandbox.built import forget, marked_language
 from sandbox.bundle import MAX_FILES, BundleError, extract_zip
 from sandbox.bundle import MAX_UNPACKED_BYTES as MAX_CODE_BYTES
 from sandbox.languages import LANGUAGES, Language, get_language, recognise
@@ -133,6 +133,7 @@ def release_bot(code: BotCode) -> None:
     """Delete a prepared bot's copy (only copies made by :func:`prepare_bot`)."""
     if not code.temporary:
         return
+    forget(code.root)
     base = bot_dir_base().resolve()
     top = code.root.resolve()
     while top.parent != base and top.parent != top:

@@ -10,6 +10,10 @@ boundary (nor is the process backend); Docker's builds happen in a build contain
 
 Builds are cached by the digest of the bot's files, the command and the toolchain, so that a
 tournament or a test session compiles each bot once: a hit copies the built folder back.
+
+A build runs the uploader's code (a ``build.rs``): what it leaves in the folder is read,
+copied and made executable only through ``sandbox.untrusted`` (no link followed, regular files
+only), and past ``built.ARTIFACT_MAX_BYTES`` (watched while it runs) the build fails.
 """
 
 from __future__ import annotations
@@ -23,10 +27,13 @@ import signal
 import subprocess
 import tempfile
 import threading
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from sandbox import untrusted
 from sandbox.base import BotCode, SandboxError
+from sandbox.built import ARTIFACT_MAX_BYTES, ARTIFACT_MAX_FILES, output_over_cap, output_too_large
 from sandbox.bundle_limits import BundleError
 from sandbox.languages import Language, get_language
 
@@ -42,6 +49,8 @@ ERROR_LINES = 12
 OUTPUT_CAP = 64 * 1024
 #: Builds kept in the cache (the oldest are removed past this).
 CACHE_ENTRIES = 64
+#: How often a running build's folder is measured against the cap.
+WATCH_S = 2.0
 _MB = 1024 * 1024
 
 PUBLIC_BUILD_FAILED = "the bot's code did not build (its owner can see why by uploading it)"
@@ -168,7 +177,9 @@ def build_bot(code: BotCode) -> None:
     with _lock(key):
         cached = _cache_base() / key
         if cached.is_dir():
-            shutil.copytree(cached, code.root, dirs_exist_ok=True)
+            untrusted.copy_tree(
+                cached, code.root, max_bytes=ARTIFACT_MAX_BYTES, max_files=ARTIFACT_MAX_FILES
+            )
             os.utime(cached)  # recently used: kept by the pruning
         else:
             _run(code.root, command, build_env(lang, tools), lang)
@@ -196,17 +207,35 @@ def _run(root: Path, command: tuple[str, ...], env: dict[str, str], lang: Langua
         except OSError as exc:
             raise SandboxError(f"cannot start the {lang.name} build: {exc}") from exc
         try:
-            rc = proc.wait(timeout=BUILD_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            _kill(proc)
-            raise BuildFailed(
-                f"the {lang.name} build took over {BUILD_TIMEOUT_S} s and was stopped"
-            ) from None
+            rc = _wait_watched(proc, root, lang)
         finally:
             _kill(proc)  # whatever the build left running in its session
+        too_large = output_over_cap(root)
+        if too_large:
+            raise BuildFailed(f"the {lang.name} build failed: {too_large}")
         if rc != 0:
             out.seek(0)
             raise BuildFailed(_failure(lang, rc, out.read(OUTPUT_CAP + 1)))
+
+
+def _wait_watched(proc: subprocess.Popen[bytes], root: Path, lang: Language) -> int:
+    """The build's exit status; :class:`BuildFailed` when it runs too long or its folder
+    passes the cap meanwhile (it is then killed)."""
+    deadline = time.monotonic() + BUILD_TIMEOUT_S
+    while True:
+        try:
+            return proc.wait(timeout=max(0.1, min(WATCH_S, deadline - time.monotonic())))
+        except subprocess.TimeoutExpired:
+            pass
+        if time.monotonic() >= deadline:
+            _kill(proc)
+            raise BuildFailed(
+                f"the {lang.name} build took over {BUILD_TIMEOUT_S} s and was stopped"
+            )
+        too_large = output_over_cap(root)
+        if too_large:
+            _kill(proc)
+            raise BuildFailed(f"the {lang.name} build failed: {too_large}")
 
 
 def failure_message(name: str, how: str, output: bytes, *, file_mb: int) -> str:
@@ -257,9 +286,22 @@ def _digest(root: Path, lang: Language, tools: dict[str, str]) -> str:
     for name, path in sorted(tools.items()):
         real = os.path.realpath(path)
         h.update(f"{name}={real}:{os.stat(real).st_mtime_ns}".encode())
-    for file in sorted(p for p in root.rglob("*") if p.is_file()):
-        h.update(str(file.relative_to(root)).encode() + b"\0")
-        h.update(hashlib.sha256(file.read_bytes()).digest())
+    # The bot's files, read without following a link (what is not a regular file is not
+    # the bot's: a copy never takes it).
+    fd = untrusted.open_root(root)
+    try:
+        for entry in untrusted.walk(fd, max_bytes=ARTIFACT_MAX_BYTES, max_files=ARTIFACT_MAX_FILES):
+            if entry.is_dir:
+                continue
+            h.update(entry.rel.encode() + b"\0")
+            file_hash = hashlib.sha256()
+            for chunk in untrusted.file_chunks(fd, entry.rel, ARTIFACT_MAX_BYTES):
+                file_hash.update(chunk)
+            h.update(file_hash.digest())
+    except untrusted.TooLarge as exc:
+        raise BuildFailed(f"the bot is too large to build: {exc}") from None
+    finally:
+        os.close(fd)
     return h.hexdigest()[:32]
 
 
@@ -276,9 +318,9 @@ def _store(root: Path, cached: Path) -> None:
     base = cached.parent
     part = Path(tempfile.mkdtemp(prefix=".part-", dir=base))
     try:
-        shutil.copytree(root, part, dirs_exist_ok=True)
+        untrusted.copy_tree(root, part, max_bytes=ARTIFACT_MAX_BYTES, max_files=ARTIFACT_MAX_FILES)
         os.replace(part, cached)
-    except OSError:
+    except (OSError, untrusted.TooLarge):
         shutil.rmtree(part, ignore_errors=True)
         return  # a cache is an optimisation: a failure to keep it is no failure
     entries = sorted(
@@ -295,10 +337,16 @@ def _lock(key: str) -> threading.Lock:
 
 
 def _make_runnable(root: Path) -> None:
-    """What the build wrote readable by the bot's own user, executables executable."""
-    for dirpath, _dirnames, filenames in os.walk(root):
-        os.chmod(dirpath, 0o755)
-        for name in filenames:
-            path = os.path.join(dirpath, name)
-            mode = os.stat(path).st_mode
-            os.chmod(path, 0o755 if mode & 0o100 else 0o644)
+    """What the build wrote readable by the bot's own user, executables executable (nothing
+    followed: a link the build left is not changed, nor what it points at)."""
+    fd = untrusted.open_root(root)
+    try:
+        untrusted.chmod(fd, ".", 0o755)
+        for entry in untrusted.walk(fd, max_bytes=ARTIFACT_MAX_BYTES, max_files=ARTIFACT_MAX_FILES):
+            mode = 0o755 if entry.is_dir or entry.mode & 0o100 else 0o644
+            with contextlib.suppress(OSError):  # replaced meanwhile: not followed
+                untrusted.chmod(fd, entry.rel, mode)
+    except untrusted.TooLarge as exc:
+        raise BuildFailed(f"the build failed: {output_too_large(exc)}") from None
+    finally:
+        os.close(fd)

@@ -26,7 +26,7 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from sandbox import uids
+from sandbox import uids, untrusted
 from sandbox.base import BotCode, BotProcess, Limits, Sandbox, SandboxError
 from sandbox.built import is_built, make_runnable
 from sandbox.host_build import build_bot, host_run_command, missing_tools, tool_paths
@@ -176,8 +176,8 @@ class ProcessSandbox(Sandbox):
         if is_built(code):  # a stored build (the worker's check made it): run it as it is
             make_runnable(code)
             return
-        if lang.build and (code.root / lang.run[0]).is_file():
-            return  # built already (another seat of the same folder)
+        if lang.build and untrusted.is_file(code.root, lang.run[0]):
+            return  # built already (another seat of the same folder; a link is no program)
         build_bot(code)
 
     def start(self, code: BotCode, *, labels: dict[str, str], limits: Limits) -> BotProcess:
@@ -186,7 +186,7 @@ class ProcessSandbox(Sandbox):
             return self._start(code, labels, limits)
 
     def _start(self, code: BotCode, labels: dict[str, str], limits: Limits) -> BotProcess:
-        if not (code.root / code.entry).is_file() and code.language == "python":
+        if code.language == "python" and not untrusted.is_file(code.root, code.entry):
             raise SandboxError(f"bot code has no {code.entry} in {code.root}")
         self.prepare(code)
         lang = get_language(code.language)

@@ -13,7 +13,7 @@ import pytest
 
 from sandbox import Limits
 from sandbox.base import BotCode
-from sandbox.built import BUILT
+from sandbox.built import BUILT, is_built
 from sandbox.docker_build import build_in_docker
 from sandbox.docker_spec import LABEL
 from sandbox.host_build import PUBLIC_BUILD_FAILED, BuildFailed
@@ -93,7 +93,8 @@ def test_each_language_builds_and_plays_in_its_image(
     finally:
         bot.close()
     if lang.compiled:
-        assert (code.root / BUILT).read_text() == key  # built once, in place
+        assert is_built(code)  # built once, in place
+        assert not (code.root / BUILT).exists()  # remembered, not written in the bot's folder
     assert _leftovers(docker_sandbox) == []
 
 
@@ -241,4 +242,4 @@ def test_a_build_past_its_wall_clock_limit_is_stopped(
     with pytest.raises(BuildFailed, match=r"build took over 5 s and was stopped"):
         build_in_docker(code, docker_sandbox.client, timeout_s=5)
     assert _leftovers(docker_sandbox) == []
-    assert not (code.root / BUILT).exists()
+    assert not is_built(code)
