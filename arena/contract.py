@@ -106,6 +106,23 @@ class TimeControl:
         if self.move_ms == 0 and self.bank_ms == 0:
             raise ValueError("move_ms and bank_ms cannot both be 0")
 
+    @property
+    def worst_case_ms(self) -> int:
+        """The longest the start and one decision may take under this control: the answer to
+        ``start``, then one decision spending its move time and the whole bank."""
+        return self.start_ms + self.move_ms + self.bank_ms
+
+    def check_fits(self, limit_s: float) -> None:
+        """A ``ValueError`` when this control's worst case cannot fit a match time limit of
+        ``limit_s``: such a match could only end at its limit, mid-decision (the referee cuts
+        every wait there, arena/match_clock.py). The one rule for every place a time control is
+        set against a limit (a competition's settings, a new match)."""
+        if self.worst_case_ms > limit_s * 1000:
+            raise ValueError(
+                f"the time control's worst case (start_ms + move_ms + bank_ms = "
+                f"{self.worst_case_ms} ms) does not fit the match time limit of {limit_s:g} s"
+            )
+
     def to_json(self) -> dict[str, int]:
         return {"start_ms": self.start_ms, "move_ms": self.move_ms, "bank_ms": self.bank_ms}
 

@@ -25,6 +25,7 @@ from typing import Any, Protocol, TextIO
 from arena import protocol as p
 from arena.botspec import HUMAN
 from arena.contract import MatchSpec
+from arena.match_clock import nearer
 from arena.pictures import render_text, seat_view
 from arena.seats import Choice, Seat
 from games.base import GameState
@@ -178,6 +179,8 @@ class HumanSeat(Seat):
             view = seat_view(self.position, self.seat, self.view_seed + turn)
         move_s = self.time_control.move_ms / 1000
         t0 = time.perf_counter()  # before the deadline is set: the charged time covers it
+        # The person's clock, or the match's deadline when that comes first.
+        until, cut = nearer(t0 + move_s, self.match_deadline)
         request = HumanRequest(
             match_id=self.match_id,
             game=self.game,
@@ -188,7 +191,7 @@ class HumanSeat(Seat):
             legal=legal,
             labels=[action_label(a) for a in legal],
             view=view,
-            deadline=time.time() + move_s,
+            deadline=time.time() + (until - t0),
         )
         try:
             index = self.channel.ask(request)
@@ -197,6 +200,9 @@ class HumanSeat(Seat):
             index, gone = None, str(e) or "the player left"
         ms = (time.perf_counter() - t0) * 1000
         self.time_ms += ms
+        if index is None and gone is None and cut:
+            assert self.match_deadline is not None
+            raise self.match_deadline.error()  # the match is over, not the person late
         if index is None:
             detail = gone or (
                 f"no decision within the human clock of {self.time_control.move_ms} ms"

@@ -24,6 +24,7 @@ from arena import protocol as p
 from arena.botspec import BotSpec, BotSpecError, parse_bot_spec
 from arena.contract import TimeControl
 from arena.human import HumanChannel, HumanSeat, HumanTime
+from arena.match_clock import MatchDeadline, PastDeadline
 from arena.outcome import ERROR, FINISHED, MatchOutcome, SeatOutcome, final_ranks, seat_status
 from arena.replay import DECISION_CAP, FORMAT, VERSION, state_digest
 from arena.seat_start import builtin_seats, start_programs
@@ -63,9 +64,10 @@ def run_match(
     """Play one match; each bot is a path (``.py``, folder, ``.zip``), ``builtin:NAME``, or
     ``human``: a person asked through the ``human`` channel under ``human_time``.
 
-    ``deadline_s``: the longest the match may take. Past it, before the next decision, the
-    match ends as an ``error`` ("the match took over N s") and its bots are stopped; so it
-    overruns by at most one decision's time (move time and bank). A worker passes its task's
+    ``deadline_s``: the longest the match may take. At it the match ends as an ``error`` ("the
+    match took over N s") and its bots are stopped: it bounds every wait for a seat (the answer
+    to ``start``, each decision, a person's move; arena/match_clock.py) as well as the turns
+    between, so no decision outlives it whatever its time control. A worker passes its task's
     time limit: enforced here, it holds in every pool, Celery's solo pool (no timers) too.
 
     ``resume``: play on from a recorded match's position (arena/resume.py) instead of the
@@ -91,14 +93,10 @@ def run_match(
     match = _Match(game, specs, seed, opts, tc, match_id, limits, fault_limit, cap)
     match.human, match.human_time = human, human_time or HumanTime()
     if deadline_s is not None:
-        match.deadline = (_time.perf_counter() + deadline_s, deadline_s)
+        match.deadline = MatchDeadline.after(deadline_s)
     match.resume = resume
     match.run(state if resume is None else resume.state, sandbox)
     return match.outcome()
-
-
-class _PastDeadline(Exception):
-    """The match ran past ``run_match``'s ``deadline_s``."""
 
 
 class _Match:
@@ -141,8 +139,8 @@ class _Match:
         self.starter: ThreadPoolExecutor | None = None
         self.human: HumanChannel | None = None
         self.human_time = HumanTime()
-        #: (perf_counter time, the limit in seconds as given), or None: no limit.
-        self.deadline: tuple[float, float] | None = None
+        #: When the match must end (``deadline_s``), or None: no limit.
+        self.deadline: MatchDeadline | None = None
         self.resume: Resume | None = None
 
     # -- running -----------------------------------------------------------------------------
@@ -160,7 +158,7 @@ class _Match:
             raise  # bad input after all (e.g. a zip without main.py): the caller's error
         except SandboxError as e:
             self._fail(f"sandbox: {e}")
-        except _PastDeadline as e:
+        except PastDeadline as e:
             self._fail(str(e))
         except SoftTimeLimitExceeded:
             # A worker's own time limit (a person's long wait: checked here only between
@@ -186,6 +184,7 @@ class _Match:
             human_time=self.human_time,
             match_id=self.match_id,
         ).items():
+            seat.match_deadline = self.deadline
             self.seats[i] = seat
 
     def _start_programs(self, sandbox: str | Sandbox | None) -> None:
@@ -202,6 +201,7 @@ class _Match:
         )
         self.starter, self.sandbox_name = started.starter, started.sandbox_name
         for seat in started.seats:
+            seat.match_deadline = self.deadline
             self.seats[seat.seat] = seat
         if started.error is not None:
             raise started.error
@@ -215,8 +215,8 @@ class _Match:
             if turn >= self.cap:
                 self._end_by_cap()
                 return
-            if self.deadline is not None and _time.perf_counter() >= self.deadline[0]:
-                raise _PastDeadline(f"the match took over {self.deadline[1]:.0f} s")
+            if self.deadline is not None:
+                self.deadline.check()
             seat = state.current_seat()
             legal = state.legal_actions()
             player = seats[seat]

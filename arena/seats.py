@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena import protocol as p
+from arena.match_clock import MatchDeadline, nearer
 from games.base import Bot
 from sandbox.base import BotGone, BotProcess, LineTooLong
 
@@ -51,6 +52,8 @@ class Seat:
         self.retired_turn: int | None = None
         self.time_ms = 0.0
         self.name: str | None = None
+        #: The match's deadline, which ends every wait of this seat's too (the referee's).
+        self.match_deadline: MatchDeadline | None = None
 
     @property
     def retired(self) -> bool:
@@ -161,7 +164,8 @@ class ProgramSeat(Seat):
         """Read the answer to ``start`` (sent at ``sent_at``, ``perf_counter`` seconds)."""
         if self.retired:
             return
-        remaining = max(0.0, sent_at + start_ms / 1000 - time.perf_counter())
+        until, cut = nearer(sent_at + start_ms / 1000, self.match_deadline)
+        remaining = max(0.0, until - time.perf_counter())
         try:
             line = self.process.read_line(remaining)
         except BotGone as err:
@@ -171,6 +175,9 @@ class ProgramSeat(Seat):
             self.fault(p.NO_READY, None, "answered start with a line longer than the cap")
             return
         self.ready_ms = (time.perf_counter() - sent_at) * 1000
+        if line is None and cut:
+            assert self.match_deadline is not None
+            raise self.match_deadline.error()  # the match is over, not the seat late
         if line is None:
             self.fault(p.TIMEOUT, None, f"no ready within start_ms={start_ms}")
             return
@@ -222,7 +229,8 @@ class ProgramSeat(Seat):
         line = p.encode_bytes(p.act_message(turn, self.seat, observation, legal, time_left_ms))
         stale = 0
         t0 = time.perf_counter()
-        deadline = t0 + time_left_ms / 1000
+        # The nearer of the decision's clock and the match's deadline (arena/match_clock.py).
+        deadline, cut = nearer(t0 + time_left_ms / 1000, self.match_deadline)
         try:
             self.process.send_line(line)
             while True:
@@ -243,6 +251,9 @@ class ProgramSeat(Seat):
             self._too_long(turn)
             return Choice(index=0, default=True, fault=p.LINE_TOO_LONG, stale=stale)
         ms = self._account(t0)
+        if answer is None and cut:
+            assert self.match_deadline is not None
+            raise self.match_deadline.error()  # the match is over, not the seat late
         if answer is None:
             self.fault(
                 p.TIMEOUT,

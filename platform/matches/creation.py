@@ -103,6 +103,16 @@ def check_time_control(time_control: dict[str, int] | None) -> TimeControl:
         raise ValidationError(str(exc)) from exc
 
 
+def check_fits_limit(time: TimeControl, limit_s: float) -> None:
+    """A ValidationError when ``time``'s worst case cannot fit a match time limit of
+    ``limit_s`` (the rule: ``TimeControl.check_fits``)."""
+    try:
+        time.check_fits(limit_s)
+    except ValueError as exc:
+        reason = str(exc)
+        raise ValidationError(f"{reason[:1].upper()}{reason[1:]}: give a shorter one.") from None
+
+
 def _checked_setup(
     game: Game,
     seatings: Sequence[Sequence[BotVersion]],
@@ -119,6 +129,11 @@ def _checked_setup(
     except GameError as exc:
         raise ValidationError(str(exc)) from exc
     time = check_time_control(time_control)
+    if time_control:
+        # A time control given for these matches (the site's default is the operator's own).
+        from matches.services import time_limit_s  # services imports this module
+
+        check_fits_limit(time, time_limit_s(kind))
     for versions in seatings:
         if not game.min_players <= len(versions) <= game.max_players:
             raise ValidationError(

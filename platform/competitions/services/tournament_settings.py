@@ -10,6 +10,7 @@ from typing import Any, TypedDict
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from matches.creation import check_fits_limit
 from matches.services import check_time_control
 
 from arena.contract import TimeControl
@@ -58,6 +59,7 @@ def checked_time_control(time_control: dict[str, int] | None, players: int) -> d
             f"bank_ms is at most {bank_limit} ms for {players}-player matches: a match may take "
             f"{settings.ARENA_MATCH_TIME_LIMIT_S} s on a worker."
         )
+    check_fits_limit(tc, settings.ARENA_MATCH_TIME_LIMIT_S)
     return tc.to_json()
 
 
