@@ -56,7 +56,11 @@ class Heartbeat:
         )
 
     def __enter__(self) -> Heartbeat:
-        self._thread.start()
+        # A claim made inside the caller's transaction (a test playing a match inline) is
+        # invisible to another connection until the commit, and its row locked: a renewal
+        # could only wait behind it. A worker's task runs outside any transaction.
+        if not connection.in_atomic_block:
+            self._thread.start()
         return self
 
     def __exit__(
