@@ -2,16 +2,19 @@
 
 Running each bot as its own uid is what makes the process backend's limits hold: RLIMIT_NPROC
 counts the processes of a *user*, so a fork bomb stops at ``Limits.pids`` only if the bot's
-uid runs nothing else; and ``kill(-1)`` sent as that uid ends every process it started, even a
-daemonised one that left our process group. A uid is held with an flock on a lock file, so
-workers on one host never share one; a worker that dies releases its locks with its files.
+uid runs nothing else; and every process whose real uid is the bot's is killed when its seat
+ends (``kill_all``), even a daemonised one that left our process group and session. A uid is
+held with an flock on a lock file, so workers on one host never share one; a worker that dies
+releases its locks with its files.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import random
+import signal
 import subprocess
 import tempfile
 import time
@@ -20,6 +23,10 @@ from pathlib import Path
 
 UID_BASE = int(os.environ.get("ARENA_SANDBOX_UID_BASE", "61000"))
 UID_COUNT = int(os.environ.get("ARENA_SANDBOX_UID_COUNT", "256"))
+#: A program whose ``kill -KILL -1``, run as a uid, signals all of that user's processes at
+#: once (a fork storm cannot outrun it). Optional: Debian's slim images, the worker's
+#: (deploy/Dockerfile), have none, and ``kill_all``'s own sweep needs no program.
+KILL_PROGRAM = "/bin/kill"
 
 
 def _lock_dir() -> Path:
@@ -68,15 +75,48 @@ def acquire() -> UidLease | None:
 
 
 def kill_all(uid: int, wait_s: float = 3.0) -> bool:
-    """SIGKILL every process of ``uid`` and wait (up to ``wait_s``) until they are gone. A
-    helper switched to that uid calls kill(-1), which the kernel applies to all the user's
-    processes at once, so a fork bomb cannot outrun it. True if none is left."""
+    """SIGKILL every process whose real uid is ``uid``, round after round until /proc shows none
+    (up to ``wait_s``); True if none is left. Each round this process (root) signals each of
+    them through a pidfd, so a pid reused meanwhile is never hit; where ``KILL_PROGRAM`` exists
+    a helper switched to ``uid`` also calls kill(-1), which the kernel applies to all the
+    user's processes at once. A process killed cannot fork: what a round misses (forked while
+    it ran) is found by the next. Before, only the helper killed, and on a worker image without
+    /bin/kill it raised: a timed-out bot's daemons lived on after its match."""
     deadline = time.monotonic() + wait_s
-    while processes_of(uid):
+    while pids := processes_of(uid):
         if time.monotonic() > deadline:
             return False
+        for pid in pids:
+            _kill_if_owned(pid, uid)
+        _kill_minus_one(uid)
+        time.sleep(0.01)  # dying processes with many threads take a moment to go
+    return True
+
+
+def _kill_if_owned(pid: int, uid: int) -> None:
+    try:
+        fd = os.pidfd_open(pid)
+    except OSError:  # gone already
+        return
+    try:
+        # Read after the pidfd is held: it names one process, so the uid read is its own, or
+        # (the pid reused before the pidfd was opened) the new process's, which it then names.
+        status = _status(pid)
+        if status is not None and status[1] == uid:
+            signal.pidfd_send_signal(fd, signal.SIGKILL)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _kill_minus_one(uid: int) -> None:
+    if not os.access(KILL_PROGRAM, os.X_OK):
+        return
+    # Its failure costs nothing: the sweep of kill_all does without it.
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
         subprocess.run(
-            ["/bin/kill", "-KILL", "-1"],
+            [KILL_PROGRAM, "-KILL", "-1"],
             user=uid,
             group=uid,
             extra_groups=[],
@@ -85,8 +125,21 @@ def kill_all(uid: int, wait_s: float = 3.0) -> bool:
             timeout=10,
             check=False,
         )
-        time.sleep(0.01)  # dying processes with many threads take a moment to go
-    return True
+
+
+def _status(pid: int) -> tuple[bytes, int] | None:
+    """``(state, real uid)`` of ``pid`` from /proc, or None when it is gone or unreadable."""
+    state = b""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for line in f:
+                if line.startswith(b"State:"):
+                    state = line.split()[1]
+                elif line.startswith(b"Uid:"):
+                    return state, int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def processes_by_uid() -> dict[int, list[int]]:
@@ -95,18 +148,9 @@ def processes_by_uid() -> dict[int, list[int]]:
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
-        try:
-            with open(f"/proc/{entry.name}/status", "rb") as f:
-                state = b""
-                for line in f:
-                    if line.startswith(b"State:"):
-                        state = line.split()[1]
-                    elif line.startswith(b"Uid:"):
-                        if state != b"Z":
-                            out.setdefault(int(line.split()[1]), []).append(int(entry.name))
-                        break
-        except (OSError, ValueError, IndexError):
-            continue
+        status = _status(int(entry.name))
+        if status is not None and status[0] != b"Z":
+            out.setdefault(status[1], []).append(int(entry.name))
     return out
 
 
