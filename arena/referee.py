@@ -161,8 +161,8 @@ class _Match:
         except PastDeadline as e:
             self._fail(str(e))
         except SoftTimeLimitExceeded:
-            # A worker's own time limit (a person's long wait: checked here only between
-            # decisions): its task records "the match took over N s" (matches.playing).
+            # A worker's own time limit (Celery's, in a prefork pool; the referee's deadline
+            # usually comes first): its task records "the match took over N s" (matches.playing).
             raise
         except Exception as e:  # an engine or built-in bot bug: a system error, not a fault
             self._fail(f"{type(e).__name__}: {e}")
