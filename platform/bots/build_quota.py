@@ -63,13 +63,15 @@ def wait_seconds(owner_id: int, now: datetime) -> float:
 
 
 def _recent(owner_id: int, now: datetime) -> list[tuple[datetime, float]]:
-    return list(
+    """(start, seconds) of the owner's checks in the window, oldest first."""
+    rows = (
         BotVersion.objects.filter(
             bot__owner_id=owner_id, check_started_at__gt=now - WINDOW, check_seconds__gt=0
         )
         .order_by("check_started_at")
         .values_list("check_started_at", "check_seconds")
     )
+    return [(started, seconds) for started, seconds in rows if started is not None]
 
 
 def waiting_reason(owner_id: int, now: datetime) -> str:

@@ -150,3 +150,37 @@ def test_stored_code_that_does_not_match_its_hash_holds_the_version_for_staff(
     assert sweep_checks(now=timezone.now())["resent"] == 1
     version.refresh_from_db()
     assert version.status == VersionStatus.UPLOADED
+
+
+def test_the_sweep_has_its_own_beat_entry_and_checks_go_to_the_builds_queue(
+    settings: Any, db: None
+) -> None:
+    """Beat sends ``bots.sweep_checks`` every minute (a periodic task of its own, made by a
+    migration) to the default queue; the checks themselves go to the builds queue."""
+    from bots.tasks import check_version, sweep_checks
+    from django_celery_beat.models import PeriodicTask
+    from meeple.celery import app
+
+    entry = PeriodicTask.objects.get(name="Sweep lost checks")
+    assert entry.task == sweep_checks.name == "bots.sweep_checks" and entry.enabled
+    assert entry.interval is not None
+    assert (entry.interval.every, entry.interval.period) == (60, "seconds")
+    route = app.amqp.router.route({}, check_version.name)
+    assert route["queue"].name == settings.BUILDS_QUEUE == "builds"
+    assert app.amqp.router.route({}, sweep_checks.name)["queue"].name == "celery"
+    # The patience follows the task's own hard limit (one owner: bots.check_sweeper).
+    assert check_version.time_limit == check_sweeper.CHECK_TIME_LIMIT_S
+
+
+def test_two_sweeps_at_once_send_a_lost_check_once(
+    user_bot: Bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each sweep takes a version by one conditional UPDATE: the one that lost the race, having
+    selected the same version, finds it no longer lost and sends nothing."""
+    version = upload_version(bot=user_bot, filename="main.py", data=BOT_SOURCE)
+    sent: list[int] = []
+    monkeypatch.setattr("bots.checks.deliver_check", lambda pk: sent.append(pk) or True)
+    now = timezone.now()
+    assert check_sweeper.resend(version.pk, now) is True  # the first sweep
+    assert check_sweeper.resend(version.pk, now) is None  # the second, with the same view
+    assert sent == [version.pk]
