@@ -100,7 +100,8 @@ def test_close_does_not_hang_on_unread_output(docker_sandbox, prepared, tmp_path
     time.sleep(1.0)
     t = time.monotonic()
     bot.close(grace_s=0.2)
-    assert time.monotonic() - t < 10
+    # Not held by the unread output (that would be for ever); the engine may be slow to kill.
+    assert time.monotonic() - t < 60
     assert docker_sandbox.containers({"match": "docker-unit"}) == []
     assert bot.exit_reason() == "killed: ended by the referee"
 
