@@ -163,7 +163,7 @@ def test_reap_by_match_finds_pooled_containers(pooled, prepared) -> None:
     assert pooled.reap({"match": "pool-reap-a"}) == 1
     with pytest.raises(BotGone):
         a.read_line(1)
-    assert a.wait_removed(1) and not a.folder.exists()
+    assert a.wait_removed(60) and not a.folder.exists()
     b.send_line("{}")
     assert b.read_line(10) == '{"echo": {}}'
     b.close()
@@ -219,7 +219,7 @@ def test_a_dead_idle_container_is_skipped(pooled, prepared) -> None:
     assert bot.read_line(30) == '{"echo": {}}'
     bot.close()
     assert pooled.settle(60)
-    assert victim.wait_removed(1)
+    assert victim.wait_removed(60)
 
 
 def test_shutdown_removes_idle_containers(prepared) -> None:

@@ -24,6 +24,9 @@ from sandbox.process import ProcessSandbox
 from .conftest import BOTS, pool_processes
 
 LABELS = {"test": "1", "match": "proc"}
+#: The longest a test waits for a bot to start and answer (or end): it returns as soon as the
+#: bot does, so it can be generous for a busy machine.
+WAIT_S = 60
 
 
 def _write(tmp_path: Path, src: str) -> Path:
@@ -38,7 +41,7 @@ def test_round_trip_and_stderr(prepared, bwrap: bool) -> None:
     with sb.start(prepared(BOTS / "echo.py"), labels=LABELS, limits=Limits()) as bot:
         for i in range(3):
             bot.send_line(json.dumps({"type": "act", "turn": i}))
-            assert json.loads(bot.read_line(5)) == {"echo": {"type": "act", "turn": i}}
+            assert json.loads(bot.read_line(WAIT_S)) == {"echo": {"type": "act", "turn": i}}
         assert "got act" in bot.stderr_text()
         assert bot.exit_reason() is None
     assert bot.exit_reason() is not None
@@ -61,7 +64,7 @@ def test_exit_raises_bot_gone_with_reason(prepared, tmp_path, process_sandbox) -
     code = prepared(_write(tmp_path, "import sys\nprint('bye', file=sys.stderr)\nsys.exit(3)\n"))
     bot = process_sandbox.start(code, labels=LABELS, limits=Limits())
     with pytest.raises(BotGone, match="exited 3"):
-        bot.read_line(5)
+        bot.read_line(WAIT_S)
     assert "bye" in bot.stderr_text()
     bot.close()
 
@@ -70,7 +73,7 @@ def test_huge_line_is_line_too_long(prepared, tmp_path, process_sandbox) -> None
     code = prepared(_write(tmp_path, "import sys\nsys.stdout.write('x' * 3_000_000)\n"))
     bot = process_sandbox.start(code, labels=LABELS, limits=Limits(max_line_bytes=1 << 20))
     with pytest.raises(LineTooLong):
-        bot.read_line(5)
+        bot.read_line(WAIT_S)
     bot.close(grace_s=0)
 
 
@@ -78,7 +81,7 @@ def test_memory_limit(prepared, tmp_path, process_sandbox) -> None:
     code = prepared(_write(tmp_path, "x = bytearray(400 * 1024 * 1024)\nprint('alive')\n"))
     bot = process_sandbox.start(code, labels=LABELS, limits=Limits(memory_mb=128))
     with pytest.raises(BotGone, match="out of memory"):
-        bot.read_line(5)
+        bot.read_line(WAIT_S)
     bot.close()
 
 
@@ -104,7 +107,7 @@ def test_close_kills_daemonised_child(prepared, tmp_path) -> None:
     )
     sb = ProcessSandbox(use_bwrap=False)  # no pid namespace: only the uid sweep can find it
     bot = sb.start(prepared(_write(tmp_path, src)), labels=LABELS, limits=Limits())
-    assert bot.read_line(5) == "ready"
+    assert bot.read_line(WAIT_S) == "ready"
     pids = set(pool_processes().get(bot._lease.uid, []))
     assert len(pids) >= 2  # the bot and its daemonised grandchild
     bot.close(grace_s=0)
