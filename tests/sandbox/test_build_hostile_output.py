@@ -57,6 +57,7 @@ fn main() {
             "fifo" => { Command::new("mkfifo").arg(path).status().unwrap(); }
             "huge" => fs::write(path, vec![b'x'; target.parse::<usize>().unwrap()]).unwrap(),
             "fail" => fail = true,
+            "sleep" => std::thread::sleep(std::time::Duration::from_secs(600)),
             _ => {}
         }
     }
@@ -221,5 +222,28 @@ def test_a_build_that_leaves_too_much_fails_and_stores_nothing(
     result = _build([f"huge {path} {ARTIFACT_MAX_BYTES + (4 << 20)}"], backend)
     assert isinstance(result, BuildFailed), result
     assert f"the limit is {ARTIFACT_MAX_BYTES // (1 << 20)} MB" in str(result)
+    assert list(bot_dir.glob("bot-*")) == []
+    _host_untouched(canary)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_timed_out_build_stores_nothing_and_leaves_no_folder(
+    backend: str, canary: Path, bot_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build script that writes, then never ends: stopped at the build's wall-clock limit
+    (5 s here), nothing returned to store, its folder removed."""
+    import functools
+
+    import sandbox.build_upload
+    import sandbox.host_build
+    from sandbox.docker_build import build_in_docker
+
+    _backend(backend)
+    monkeypatch.setattr(sandbox.host_build, "BUILD_TIMEOUT_S", 5)
+    in_docker = functools.partial(build_in_docker, timeout_s=5)
+    monkeypatch.setattr(sandbox.build_upload, "build_in_docker", in_docker)
+    result = _build([f"huge notes.txt {1 << 20}", "sleep"], backend)
+    assert isinstance(result, BuildFailed), result
+    assert "took over 5 s and was stopped" in str(result)
     assert list(bot_dir.glob("bot-*")) == []
     _host_untouched(canary)
