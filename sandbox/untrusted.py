@@ -30,7 +30,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-_PATH = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC
+#: Linux's O_PATH opens nothing (a FIFO, a device); elsewhere (the command line on another
+#: Unix) a non-blocking read-only open with O_NOFOLLOW is the nearest, a link still refused.
+_HAS_O_PATH = hasattr(os, "O_PATH")
+_PATH = (os.O_PATH if _HAS_O_PATH else os.O_RDONLY | os.O_NONBLOCK) | os.O_NOFOLLOW | os.O_CLOEXEC
 _DIR = _PATH | os.O_DIRECTORY
 #: Folders deeper than this are not walked (a build could nest them until a path is too long).
 MAX_DEPTH = 64
@@ -113,6 +116,8 @@ def _open_path(root_fd: int, rel: str | PurePosixPath) -> tuple[int, os.stat_res
 def _reopen(path_fd: int, flags: int) -> int:
     """The very file an ``O_PATH`` descriptor names, opened for I/O (the /proc link names the
     inode, not a path: nothing is looked up again)."""
+    if not _HAS_O_PATH:
+        return os.dup(path_fd)  # opened for reading already
     return os.open(f"/proc/self/fd/{path_fd}", flags | os.O_CLOEXEC | os.O_NONBLOCK)
 
 
@@ -225,7 +230,10 @@ def _chmod_fd(pfd: int, st: os.stat_result, mode: int, rel: str) -> None:
     if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
         raise NotAFile(f"{rel}: not a regular file nor a folder")
     # chmod through the descriptor's /proc link changes that inode (no path looked up again).
-    os.chmod(f"/proc/self/fd/{pfd}", mode)
+    if _HAS_O_PATH:
+        os.chmod(f"/proc/self/fd/{pfd}", mode)
+    else:
+        os.fchmod(pfd, mode)
 
 
 def walk(root: str | os.PathLike[str] | int, *, max_bytes: int, max_files: int) -> Iterator[Entry]:
