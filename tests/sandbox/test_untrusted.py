@@ -265,3 +265,20 @@ def test_the_host_builds_digest_cache_and_chmods(
     assert sorted(p.name for p in cached.rglob("*")) == ["main.cpp", "part.cpp", "src"]
     assert _bounded(lambda: host_build._make_runnable(folder)) is None
     _untouched(canary)
+
+
+@pytest.mark.parametrize("kind", PLANTS)
+def test_the_process_backend_starting_a_stored_build(folder: Path, canary: Path, kind: str) -> None:
+    """A stored build's folder (marked built) whose program is a planted thing: the process
+    backend's start makes nothing of the host executable, reads nothing, does not block."""
+    import shutil
+
+    from sandbox.process import ProcessSandbox
+
+    if shutil.which("g++") is None:
+        pytest.skip("this machine cannot run C++ bots")
+    (folder / BUILT).write_bytes(b"cpp")
+    _plant(folder, BINARY, kind, canary)
+    code = BotCode(root=folder, entry="main.cpp", language="cpp")
+    assert _bounded(lambda: ProcessSandbox().prepare(code)) is None
+    _untouched(canary)
