@@ -33,7 +33,8 @@ from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.utils import timezone
 
-from arena.contract import MatchSpec
+from arena.codestore import CodeFetchError, resolve
+from arena.contract import MatchSpec, SeatSpec
 from matches.errors import SETUP_FAILED, took_too_long
 from matches.lease import Heartbeat, lease_end
 from matches.models import HELD, Match, MatchStatus
@@ -180,6 +181,8 @@ def set_up(match: Match, attempt: int, node: str) -> MatchSpec | None:
     here, when the referee starts, not from the claim. None when the claim is no longer this
     worker's (taken back while it waited for the database)."""
     spec = match_spec(match)
+    for seat in spec.seats:
+        _fetch_code(seat)
     now = timezone.now()
     started = Match.objects.filter(
         pk=match.pk, attempts=attempt, status=MatchStatus.RUNNING, worker=worker_name(node)
@@ -189,6 +192,18 @@ def set_up(match: Match, attempt: int, node: str) -> MatchSpec | None:
         lease_until=lease_end(now),
     )
     return spec if started else None
+
+
+def _fetch_code(seat: SeatSpec) -> None:
+    """Fetch an uploaded seat's code (and build) into this worker's cache now, where a database
+    error is retried like the rest of the set-up; the referee then finds it cached. Before, the
+    fetch's own database reads failed inside the referee: the match ended ``error``. Any other
+    failure (storage) is left for the referee to report, as it does."""
+    try:
+        resolve(seat)
+    except CodeFetchError as exc:
+        if isinstance(exc.__cause__, DatabaseError):
+            raise exc.__cause__ from exc
 
 
 def set_up_when_reachable(
