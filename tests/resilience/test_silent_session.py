@@ -55,6 +55,8 @@ def test_every_wait_of_a_connection_is_bounded(db: Any) -> None:
     params = connection.connection.info.get_parameters()
     assert (params["keepalives"], params["keepalives_idle"]) == ("1", "30")
     assert (params["keepalives_interval"], params["keepalives_count"]) == ("10", "3")
+    # Bytes sent and not acknowledged (a peer gone mid-request, where keepalives never start).
+    assert params["tcp_user_timeout"] == "30000"
 
 
 @pytest.mark.redis
