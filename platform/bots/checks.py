@@ -53,8 +53,10 @@ def deliver_check(version_id: int) -> bool:
     """Put one check's message on the broker, by task name (routed to ``settings.BUILDS_QUEUE``
     by ``CELERY_TASK_ROUTES``); inline when tasks run eagerly. False (logged) when it failed."""
     try:
-        if current_app.conf.task_always_eager:  # tests, scripts: Celery finds it by name
-            current_app.loader.import_default_modules()  # the apps' tasks, once imported
+        if current_app.conf.task_always_eager:  # tests, scripts: run here, found by name
+            if CHECK_TASK not in current_app.tasks:
+                # The apps' task modules, as a worker imports them (no logging set up again).
+                current_app.autodiscover_tasks(force=True)
             current_app.tasks[CHECK_TASK].apply(args=[version_id], throw=True)
         else:
             current_app.send_task(CHECK_TASK, args=[version_id])

@@ -102,13 +102,17 @@ def inline(django_capture_on_commit_callbacks: Any) -> Callable[..., Any]:
 
 @pytest.fixture
 def rounds(inline: Callable[..., Any]) -> Callable[..., None]:
-    """``rounds(game, n)``: n matchmaker ticks, each one's matches played before the next."""
+    """``rounds(game, n)``: n rounds of what beat sends, each one's work done before the next:
+    the checks' sweeper (it sends the checks of uploads, never sent here as no commit runs;
+    they run inline), then the matchmaker's tick (it qualifies what passed)."""
 
     def run(game: Any, n: int = 3, seed: int = 1) -> None:
+        from bots.check_sweeper import sweep_checks
         from ladder.services import tick as ladder_tick
 
         rng = random.Random(seed)
         for _ in range(n):
+            sweep_checks()
             inline(ladder_tick, game, rng=rng)
 
     return run

@@ -215,9 +215,11 @@ def test_a_worker_refusing_a_stranger_makes_the_version_wait(
 
 def test_platform_errors_never_count(user_bot: Bot, builtin_versions, rounds) -> None:
     """A worker lost (``error``) neither fails a qualification nor feeds a fault streak."""
+    from bots.check_sweeper import sweep_checks
     from matches.services import mark_error
 
     version = upload_version(bot=user_bot, filename="main.py", data=BOT_SOURCE)
+    sweep_checks()  # its check (never sent: no commit in this test's transaction)
     services.tick(user_bot.game)  # made, not sent (no commit in this test's transaction)
     qual = Match.objects.get(ladder__version=version)
     mark_error(qual.pk, "worker lost")
