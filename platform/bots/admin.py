@@ -76,6 +76,10 @@ class BotVersionAdmin(BoundedAdmin):
         "error_streak",
         "held_at",
         "held_reason",
+        # Its check: when sent and started, and its duration (its owner's build time).
+        "check_sent_at",
+        "check_started_at",
+        "check_seconds",
     )
     actions = ["release_held"]
 
