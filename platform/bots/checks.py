@@ -17,10 +17,10 @@ from __future__ import annotations
 import hashlib
 import logging
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from foundation.task_sending import send_by_name
 
 from arena.bot_code import BundleError, build_upload, check_code, check_upload, get_language
 from bots.code_store import fetch_version_code, store_artifact
@@ -52,18 +52,7 @@ def send_check(version_id: int) -> bool:
 def deliver_check(version_id: int) -> bool:
     """Put one check's message on the broker, by task name (routed to ``settings.BUILDS_QUEUE``
     by ``CELERY_TASK_ROUTES``); inline when tasks run eagerly. False (logged) when it failed."""
-    try:
-        if current_app.conf.task_always_eager:  # tests, scripts: run here, found by name
-            if CHECK_TASK not in current_app.tasks:
-                # The apps' task modules, as a worker imports them (no logging set up again).
-                current_app.autodiscover_tasks(force=True)
-            current_app.tasks[CHECK_TASK].apply(args=[version_id], throw=True)
-        else:
-            current_app.send_task(CHECK_TASK, args=[version_id])
-    except Exception:
-        log.warning("check of version %s not sent", version_id, exc_info=True)
-        return False
-    return True
+    return send_by_name(CHECK_TASK, [version_id])
 
 
 def run_check(version_id: int) -> str:

@@ -80,6 +80,14 @@ def legacy_row(key: str, user_id: int, kind: str, title: str, url: str, body: st
         return None
     row, _ = EmailDelivery.objects.get_or_create(
         key=key,
-        defaults={"user_id": user_id, "kind": kind, "title": title, "url": url, "body": body},
+        defaults={
+            "user_id": user_id,
+            "kind": kind,
+            "title": title,
+            "url": url,
+            "body": body,
+            # Its message is on the broker (it is being run): not the sweeper's to send.
+            "queued_at": timezone.now(),
+        },
     )
     return row.pk

@@ -108,11 +108,20 @@ class EmailDelivery(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    #: When its message was put on the broker; empty while no send has gone through (the
+    #: broker was down): the sweeper sends it again (``notifications.email_sweeper``).
+    queued_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [
             # Pruning each recipient's old records (notifications.services.notify).
             models.Index(fields=["user", "created_at"], name="email_delivery_by_user"),
+            # The sweeper's look for emails whose send failed: a few rows, never the week's.
+            models.Index(
+                fields=["created_at"],
+                name="email_delivery_unsent",
+                condition=models.Q(status="pending", queued_at__isnull=True),
+            ),
         ]
 
     def __str__(self) -> str:

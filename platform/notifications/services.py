@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
+from foundation.task_sending import send_by_name
 
 from notifications.models import (
     BODY_MAX,
@@ -30,6 +31,9 @@ from notifications.models import (
 )
 
 log = logging.getLogger(__name__)
+
+#: The task that sends one email (``notifications.tasks``), sent by this name.
+EMAIL_TASK = "notifications.send_notification_email"
 
 #: Notifications kept per user (the newest); pruned once a user holds ``PRUNE_SLACK`` more, so
 #: that an insert costs one grouped count and, rarely, one delete per user over the mark.
@@ -117,13 +121,20 @@ def notify(users: Any, kind: str, title: str, url: str, body: str = "") -> int:
 
 
 def _send_emails(delivery_ids: list[int]) -> None:
-    from notifications.tasks import send_notification_email
-
     for pk in delivery_ids:
-        try:
-            send_notification_email.delay(delivery=pk)
-        except Exception:  # the broker is down: the in-site notification still stands
-            log.warning("notification email %s not sent", pk, exc_info=True)
+        send_email(pk)
+
+
+def send_email(delivery_id: int) -> bool:
+    """Send the task of one email's record, by name, and note when it went; False when the
+    broker did not take it (the in-site notification still stands, and the sweeper sends the
+    email again: ``notifications.email_sweeper``)."""
+    if not send_by_name(EMAIL_TASK, kwargs={"delivery": delivery_id}):
+        return False
+    EmailDelivery.objects.filter(pk=delivery_id, queued_at__isnull=True).update(
+        queued_at=timezone.now()
+    )
+    return True
 
 
 def prune(user_ids: list[int]) -> int:

@@ -8,12 +8,14 @@ from typing import Any
 from celery import shared_task
 
 from notifications.email_claims import SEND_TIME_LIMIT_S, Busy, legacy_row
+from notifications.email_sweeper import sweep_emails
 from notifications.emails import send_delivery
+from notifications.services import EMAIL_TASK
 
 
 @shared_task(
     bind=True,
-    name="notifications.send_notification_email",
+    name=EMAIL_TASK,
     ignore_result=True,
     # Acknowledged after it ran, and again from the queue when its worker dies: an email is not
     # lost with a worker; the EmailDelivery row makes a redelivery after the send send nothing.
@@ -55,3 +57,9 @@ def send_notification_email(
     if isinstance(outcome, Busy):  # another delivery is sending it, or died doing so
         raise self.retry(countdown=outcome.wait_s)
     return outcome
+
+
+@shared_task(name="notifications.sweep_emails", ignore_result=True, soft_time_limit=60)
+def sweep() -> dict[str, int]:
+    """Periodic (Celery beat): send again the emails whose send failed (the broker was down)."""
+    return sweep_emails()
