@@ -30,6 +30,12 @@ ARTIFACT_MAX_BYTES = 64 * 1024 * 1024
 #: Files and folders a build may leave.
 ARTIFACT_MAX_FILES = 10_000
 _MB = 1024 * 1024
+#: The Docker build's writable folder is a tmpfs of this size, a real quota (a write past it
+#: fails with ENOSPC in the container): the cap, plus room for the file system's rounding of
+#: small files to blocks and for a build just past the cap to be told the cap.
+BUILD_FOLDER_MB = ARTIFACT_MAX_BYTES // _MB + 16
+#: Its inodes: the files' cap and a few more (each file or folder takes one).
+BUILD_FOLDER_INODES = ARTIFACT_MAX_FILES + 64
 
 #: Folders this process built in place (``arena play`` builds a bot once for all its seats).
 _built_here: set[str] = set()
@@ -76,6 +82,14 @@ def output_too_large(exc: untrusted.TooLarge) -> str:
     if exc.limit == ARTIFACT_MAX_FILES:
         return f"the build left over {exc.limit} files and folders; the limit is {exc.limit}"
     return f"the build left folders nested over {exc.limit} deep; the limit is {exc.limit}"
+
+
+def folder_full() -> str:
+    """What the owner of a build that filled its folder's quota reads."""
+    return (
+        f"the build filled the bot's folder ({BUILD_FOLDER_MB} MB): the limit is "
+        f"{ARTIFACT_MAX_BYTES // _MB} MB (everything in the bot's folder after the build)"
+    )
 
 
 def output_over_cap(root: Path) -> str | None:

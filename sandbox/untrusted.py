@@ -344,6 +344,13 @@ def _make_parents(root_fd: int, parts: list[str]) -> int:
     return fd
 
 
+def make_folder(root: str | os.PathLike[str] | int, rel: str) -> None:
+    """Make the folder ``rel`` and those on the way (0755), nothing followed; :class:`NotAFile`
+    when something that is not a folder is in the way."""
+    with _root_fd(root) as rfd:
+        os.close(_make_parents(rfd, [*_parts(rel), "-"]))
+
+
 def file_chunks(root: str | os.PathLike[str] | int, rel: str, cap: int) -> Iterator[bytes]:
     """The regular file ``rel`` in chunks, :class:`TooLarge` past ``cap`` bytes (its size may
     have grown since a walk saw it)."""
@@ -367,7 +374,7 @@ def copy_tree(
         copied = 0
         for entry in list(walk(sfd, max_bytes=max_bytes, max_files=max_files)):
             if entry.is_dir:
-                os.close(_make_parents(dfd, [*_parts(entry.rel), "-"]))
+                make_folder(dfd, entry.rel)
                 continue
             data = file_chunks(sfd, entry.rel, max_bytes - copied)
             copied += write_file(dfd, entry.rel, data, stat.S_IMODE(entry.mode))

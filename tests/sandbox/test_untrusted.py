@@ -12,6 +12,7 @@ import io
 import os
 import stat
 import threading
+import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -21,11 +22,14 @@ import pytest
 
 from sandbox import untrusted
 from sandbox.base import BotCode
+from sandbox.build_archive import NOT_A_LOG, AttachedStdout, unpack
 from sandbox.build_upload import zip_folder
 from sandbox.built import BUILT, LANGUAGE_MARK, is_built, make_runnable, marked_language, marks
-from sandbox.docker_build import LOG, _read_log
+from sandbox.docker_build import LOG
 from sandbox.host_build import BuildFailed
 from sandbox.languages import BINARY
+
+from .tar_stream import attached, tar_frames
 
 SECRET = b"host-canary-secret-77c2"
 BOUND_S = 60.0
@@ -198,12 +202,24 @@ def _plant(folder: Path, rel: str, kind: str, canary: Path) -> None:
 
 
 @pytest.mark.parametrize("kind", PLANTS)
-def test_the_build_log_reader(folder: Path, canary: Path, kind: str) -> None:
+def test_the_build_log_reader(folder: Path, canary: Path, kind: str, tmp_path: Path) -> None:
+    """The Docker build's log is a member of its folder's archive (as the container's tar
+    writes it): read no further than its cap, never followed, never written out."""
     _plant(folder, LOG, kind, canary)
-    data = _bounded(lambda: _read_log(folder))
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def read() -> bytes:
+        with attached(tar_frames(folder)) as sock:
+            return unpack(AttachedStdout(sock, time.monotonic() + BOUND_S), out, log_name=LOG)
+
+    data = _bounded(read)
+    if kind == "huge":  # it is in the folder: it counts against the cap
+        assert isinstance(data, untrusted.TooLarge), data
+        return
     assert isinstance(data, bytes) and SECRET not in data
-    assert len(data) <= 64 * 1024 + 1
-    assert untrusted.lstat(folder, LOG) is None  # removed, whatever it was
+    assert data == NOT_A_LOG
+    assert untrusted.lstat(out, LOG) is None  # never written out, whatever it was
     _untouched(canary)
 
 
