@@ -217,18 +217,22 @@ def _safe_name(name: str) -> str | None:
 
 
 def _check_end(stream: AttachedStdout, offset: int) -> None:
-    """What follows the archive's last member, to the stream's end, is tar's end blocks and
-    padding (zeros): tar stops quietly at a header it cannot read, which is a stream the build
-    wrote into."""
+    """What follows the archive's last member, to the stream's end, is tar's two end blocks
+    and its padding (zeros): tar stops quietly at a header it cannot read or at the stream's
+    end, which is a stream the build wrote into or cut."""
     after = stream.handed - offset
     if after > len(stream.tail):
         raise BadArchive("the build's output is not the archive of its folder (its end)")
     rest = bytes(stream.tail[len(stream.tail) - after :]) if after > 0 else b""
     buf = bytearray(_CHUNK)
+    zeros = 0
     while True:
         if rest.strip(b"\0"):
             raise BadArchive("the build's output holds more than the archive of its folder")
+        zeros += len(rest)
         n = stream.readinto(buf)
         if not n:
-            return
+            break
         rest = bytes(buf[:n])
+    if zeros < 2 * _BLOCK:
+        raise BadArchive("the build's output ends before the archive of its folder does")

@@ -44,6 +44,7 @@ from .tar_stream import attached, frame, tar_of
 
 BOUND_S = 400.0
 _MB = 1 << 20
+_BLOCK = 512
 
 BUILD_RS = rb"""
 use std::fs;
@@ -283,6 +284,7 @@ def test_links_fifos_and_devices_are_skipped(tmp_path: Path, kind: bytes) -> Non
         pytest.param([None, b"garbage\n" * 64], id="garbage-after"),
         pytest.param([None, b"\0" * 10, b"x"], id="a-byte-after"),
         pytest.param(["half"], id="truncated"),
+        pytest.param(["members"], id="no-end-blocks"),
         pytest.param([], id="empty"),
     ],
 )
@@ -290,7 +292,8 @@ def test_a_stream_that_is_not_the_archive_is_a_bad_archive(
     tmp_path: Path, chunks: list[Any]
 ) -> None:
     data = _tar([("ok.txt", b"ok" * 1000, tarfile.REGTYPE)])
-    raw = [data if c is None else data[:700] if c == "half" else c for c in chunks]
+    cut = {"half": data[:700], "members": data[: _BLOCK + len(b"ok" * 1000) + 48]}
+    raw = [data if c is None else cut.get(c, c) for c in chunks]
     result = _unpack([frame(c) for c in raw], tmp_path / "out")
     assert isinstance(result, BadArchive), result
     assert "the build's output" in str(result)
