@@ -146,8 +146,11 @@ def _run(code: BotCode, client: Any, command: list[str], timeout_s: float, out: 
         status = _wait(container, deadline) if bad is None or stream.ended else 1
         return _Ended(status, _oom_killed(container), log, bad)
     finally:
-        with contextlib.suppress(Exception):
-            sock.close()
+        # The attach socket closed before the kill (its raw socket too: a kill with unread
+        # output hangs).
+        for end in (getattr(sock, "_sock", None), sock):
+            with contextlib.suppress(Exception):
+                end.close()
         remove(container)
 
 
