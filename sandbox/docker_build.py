@@ -148,7 +148,7 @@ def _run(code: BotCode, client: Any, command: list[str], timeout_s: float, out: 
     finally:
         # The attach socket closed before the kill (its raw socket too: a kill with unread
         # output hangs).
-        for end in (getattr(sock, "_sock", None), sock):
+        for end in (getattr(sock, "_sock", sock), sock):
             with contextlib.suppress(Exception):
                 end.close()
         remove(container)
