@@ -9,7 +9,7 @@ from __future__ import annotations
 import warnings
 
 from sandbox import SandboxError, get_sandbox
-from sandbox.build_upload import build_upload
+from sandbox.build_upload import build_upload, build_upload_to
 from sandbox.bundle import Bundle, BundleError, check_bundle, human
 from sandbox.bundle_language import check_files, check_upload
 from sandbox.compile_check import check_code
@@ -22,6 +22,7 @@ __all__ = [
     "Language",
     "boundary_refusal",
     "build_upload",
+    "build_upload_to",
     "check_bundle",
     "check_code",
     "check_files",

@@ -44,15 +44,28 @@ _EPOCH = (1980, 1, 1, 0, 0, 0)
 def build_upload(
     stored_name: str, data: bytes, language: str, *, sandbox: str | None = None
 ) -> bytes | None:
+    """:func:`build_upload_to`, the artifact returned as bytes (at most ``ARTIFACT_MAX_BYTES``;
+    for the command line and tests: a worker's check streams it to storage instead)."""
+    with tempfile.TemporaryFile() as out:
+        if not build_upload_to(stored_name, data, language, out, sandbox=sandbox):
+            return None
+        out.seek(0)
+        return out.read()
+
+
+def build_upload_to(
+    stored_name: str, data: bytes, language: str, out: BinaryIO, *, sandbox: str | None = None
+) -> bool:
     """Build (or check) an upload stored as ``stored_name`` (``main.cpp``, ``bot.zip``...) in
-    ``language``. Returns what workers are to run instead of the upload: a compiled
+    ``language``, writing to ``out`` what workers are to run instead of the upload: a compiled
     language's built folder, or the folder of files that could be several languages' bots
-    marked with the chosen one, as a zip (at most ``ARTIFACT_MAX_BYTES``); None when the
-    upload runs as it is. ``sandbox`` as for ``get_sandbox`` (None: ``ARENA_SANDBOX``):
-    ``docker`` builds in Docker or fails, ``process`` on the host, ``auto`` in Docker when it
-    can. Raises ``BundleError`` (``host_build.BuildFailed``: the bot's fault, for its owner:
-    compiler errors, too slow, too much left) or :class:`SandboxError` (this machine's: no
-    toolchain, no engine). Its temporary folders are removed however it ends."""
+    marked with the chosen one, as a zip (at most ``ARTIFACT_MAX_BYTES``, streamed file by file:
+    never held whole in memory). False, nothing written, when the upload runs as it is.
+    ``sandbox`` as for ``get_sandbox`` (None: ``ARENA_SANDBOX``): ``docker`` builds in Docker
+    or fails, ``process`` on the host, ``auto`` in Docker when it can. Raises ``BundleError``
+    (``host_build.BuildFailed``: the bot's fault, for its owner: compiler errors, too slow, too
+    much left; ``out`` then holds nothing worth keeping) or :class:`SandboxError` (this
+    machine's: no toolchain, no engine). Its temporary folders are removed however it ends."""
     lang = get_language(language)
     with tempfile.TemporaryDirectory(prefix="meeple-build-") as tmp:
         path = Path(tmp) / Path(stored_name).name
@@ -66,12 +79,11 @@ def build_upload(
                 choice = sandbox or os.environ.get("ARENA_SANDBOX") or "auto"
                 _build(code, choice.strip().lower())
             if not (lang.compiled or ambiguous):
-                return None
-            zipped = Path(tmp) / "artifact.zip"
-            with open(zipped, "wb") as out:
-                extra = marks(lang.key, built=is_built(code))
-                zip_folder(code.root, out, extra=extra)
-            return _artifact_bytes(zipped)
+                return False
+            start = out.tell()
+            zip_folder(code.root, out, extra=marks(lang.key, built=is_built(code)))
+            _check_artifact_size(out.tell() - start)
+            return True
         finally:
             release_bot(code)
 
@@ -100,12 +112,10 @@ def _build_on_host(code: BotCode) -> None:
         mark_built(code)  # as a Docker build marks it
 
 
-def _artifact_bytes(zipped: Path) -> bytes:
-    size = zipped.stat().st_size
+def _check_artifact_size(size: int) -> None:
     if size > ARTIFACT_MAX_BYTES:  # the unpacked cap holds, so this is a zip's own overhead
         too_large = untrusted.TooLarge("the artifact", size, ARTIFACT_MAX_BYTES)
         raise BuildFailed(output_too_large(too_large))
-    return zipped.read_bytes()
 
 
 def zip_folder(root: Path, out: BinaryIO, *, extra: dict[str, bytes] | None = None) -> None:

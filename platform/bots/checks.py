@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import tempfile
+from typing import BinaryIO
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from foundation.task_sending import send_by_name
 
-from arena.bot_code import BundleError, build_upload, check_code, check_upload, get_language
+from arena.bot_code import BundleError, build_upload_to, check_code, check_upload, get_language
 from bots.code_store import fetch_version_code, store_artifact
 from bots.holds import hold_for_storage_fault
 from bots.models import BotVersion, VersionStatus
@@ -71,18 +73,22 @@ def run_check(version_id: int) -> str:
         hold_for_storage_fault(version_id, "its stored code does not match its SHA-256")
         return "held"
     stored = stored_name(suffix, version.language)
-    artifact: bytes | None = None
-    try:
-        if version.language == "python":
-            check_code(stored, data)
-        else:
-            # The upload check again (the build follows, in a build sandbox).
-            check_upload(stored, data, language=version.language, max_bytes=len(data))
-        # Other languages' build or syntax check; the chosen language of ambiguous files.
-        artifact = build_upload(stored, data, version.language, sandbox=settings.ARENA_SANDBOX)
-    except BundleError as exc:
-        return _conclude(version_id, VersionStatus.FAILED, _capped(str(exc)))
-    return _conclude(version_id, VersionStatus.UPLOADED, "", artifact)
+    # The build's artifact goes to a temporary file, then to storage in chunks: never whole in
+    # this worker's memory.
+    with tempfile.TemporaryFile() as artifact:
+        try:
+            if version.language == "python":
+                check_code(stored, data)
+            else:
+                # The upload check again (the build follows, in a build sandbox).
+                check_upload(stored, data, language=version.language, max_bytes=len(data))
+            # Other languages' build or syntax check; the chosen language of ambiguous files.
+            built = build_upload_to(
+                stored, data, version.language, artifact, sandbox=settings.ARENA_SANDBOX
+            )
+        except BundleError as exc:
+            return _conclude(version_id, VersionStatus.FAILED, _capped(str(exc)))
+        return _conclude(version_id, VersionStatus.UPLOADED, "", artifact if built else None)
 
 
 def stored_name(suffix: str, language: str) -> str:
@@ -100,7 +106,7 @@ def _capped(reason: str) -> str:
 
 @transaction.atomic
 def _conclude(
-    version_id: int, status: VersionStatus, reason: str, artifact: bytes | None = None
+    version_id: int, status: VersionStatus, reason: str, artifact: BinaryIO | None = None
 ) -> str:
     version = BotVersion.objects.select_for_update().get(pk=version_id)
     if version.status != VersionStatus.CHECKING:  # a second delivery got here first

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import BinaryIO
 
-from django.core.files.base import ContentFile
+from django.core.files import File
 
 from bots.models import BotVersion
+
+#: Bytes read at a time when a stored build is hashed.
+CHUNK = 1 << 20
 
 
 def fetch_version_code(version_id: int) -> tuple[bytes, str]:
@@ -22,10 +26,16 @@ def fetch_version_code(version_id: int) -> tuple[bytes, str]:
     return data, Path(version.code.name).suffix.lower()
 
 
-def store_artifact(version: BotVersion, data: bytes) -> None:
-    """Keep a version's build through the storage API, by its SHA-256 (saved with the row)."""
-    version.artifact_sha256 = hashlib.sha256(data).hexdigest()
-    version.artifact.save("built.zip", ContentFile(data), save=False)
+def store_artifact(version: BotVersion, artifact: BinaryIO) -> None:
+    """Keep a version's build (a file, read from its start in chunks, never whole) through the
+    storage API, by its SHA-256 (saved with the row)."""
+    digest = hashlib.sha256()
+    artifact.seek(0)
+    for chunk in iter(lambda: artifact.read(CHUNK), b""):
+        digest.update(chunk)
+    artifact.seek(0)
+    version.artifact_sha256 = digest.hexdigest()
+    version.artifact.save("built.zip", File(artifact), save=False)
     version.save(update_fields=["artifact", "artifact_sha256"])
 
 
