@@ -79,7 +79,12 @@ def play(
             return record_with_retry(match_id, attempt, _error_outcome(SETUP_FAILED))
         if spec is None:
             return None  # taken back while this worker waited for the database
-        outcome = _referee(spec, limit_s or time_limit_s(match.kind))
+        limit = limit_s or time_limit_s(match.kind)
+        # What an operator reads to tell a wait for the database from a match being played.
+        log.info(
+            "match %s: set up, the referee starts (attempt %s, %.0f s)", match_id, attempt, limit
+        )
+        outcome = _referee(spec, limit)
         return record_with_retry(match_id, attempt, outcome)
 
 

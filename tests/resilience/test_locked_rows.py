@@ -41,6 +41,13 @@ def test_locked_rows_are_waited_out(lock: str, redis_server: Any, workers: Any, 
     Rating.objects.bulk_create([Rating(bot_id=b, game=arena.game) for b in bots])
     dispatch(redis.url, match)
     wait_status([match.pk], {"running"}, worker)
+    # Claimed is not yet played: the set-up reads the match's rows too, and a lock taken before
+    # it ends is waited out there (a busy machine's slow set-up), never reaching the recording.
+    wait_for(
+        "the referee to start",
+        lambda: "the referee starts" in worker.log.read_text(errors="replace"),
+        logs=worker.logs,
+    )
 
     # Another connection takes the lock while the match is being played and holds it until
     # the worker has failed to record twice (it would wait forever without a lock timeout).
