@@ -156,7 +156,8 @@ def test_a_bot_match_is_played_while_a_person_keeps_a_game_waiting(
         # The people's worker enforces the people's time limit on its task.
         def ended() -> bool:
             game_of_person.refresh_from_db()
-            return game_of_person.status not in (MatchStatus.QUEUED, MatchStatus.RUNNING)
+            # Recorded, not only being recorded (``recording`` comes between).
+            return game_of_person.status in (MatchStatus.FINISHED, MatchStatus.ERROR)
 
         _wait("the person's game did not end at its time limit", ended, tmp_path)
     assert game_of_person.status == MatchStatus.ERROR
