@@ -81,12 +81,15 @@ def open_root(root: str | os.PathLike[str]) -> int:
         raise NotAFile(f"not a folder: {root} ({exc.strerror})") from exc
 
 
-def _open_parent(root_fd: int, parts: list[str]) -> int:
+def _open_parent(root_fd: int, parts: list[str], *, make: bool = False) -> int:
     """An ``O_PATH`` descriptor of the folder holding ``parts[-1]``, each folder on the way
-    opened without following a link."""
+    opened without following a link (and, with ``make``, made first when missing)."""
     fd = os.dup(root_fd)
     try:
         for name in parts[:-1]:
+            if make:
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(name, 0o755, dir_fd=fd)
             try:
                 nxt = os.open(name, _DIR, dir_fd=fd)
             except OSError as exc:
@@ -327,21 +330,7 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _make_parents(root_fd: int, parts: list[str]) -> int:
-    fd = os.dup(root_fd)
-    try:
-        for name in parts[:-1]:
-            with contextlib.suppress(FileExistsError):
-                os.mkdir(name, 0o755, dir_fd=fd)
-            try:
-                nxt = os.open(name, _DIR, dir_fd=fd)
-            except OSError as exc:
-                raise NotAFile(f"{name}: not a folder ({exc.strerror})") from exc
-            os.close(fd)
-            fd = nxt
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+    return _open_parent(root_fd, parts, make=True)
 
 
 def make_folder(root: str | os.PathLike[str] | int, rel: str) -> None:
