@@ -72,37 +72,50 @@ class Expect:
     move_ms: int = FAST.move_ms
 
 
+#: Attacks that end by a crash get a clock they never reach: on a loaded machine a cold container's
+#: Python took over 500 ms to open 128 files (CI, open_files timed out), and a crash costs no wait.
+CRASH_MS = 5000
+
 EXPECT: dict[str, Expect] = {
     "cpu_spin": Expect({"timeout"}),
     "sleep_forever": Expect({"timeout"}),
     # filling 512 MiB takes a while on a loaded machine: the kill must come before the clock
-    "memory_bomb": Expect({"crash"}, detail="memory", move_ms=5000),
-    "fork_bomb": Expect({"timeout"}, log_has="fork refused after"),
+    "memory_bomb": Expect({"crash"}, detail="memory", move_ms=CRASH_MS),
+    # forking up to the process cap, then logging, before the clock (under load: 500 ms was short)
+    "fork_bomb": Expect({"timeout"}, log_has="fork refused after", move_ms=3000),
     "thread_bomb": Expect({"timeout", "crash"}, log_has="threads stopped at"),
-    "fill_tmp": Expect({"crash"}, log_has="fill stopped"),
+    "fill_tmp": Expect({"crash"}, log_has="fill stopped", move_ms=CRASH_MS),
     # writes into the sandbox's own /tmp and /dev/shm may succeed; nowhere else
     "write_outside": Expect(
         {"crash"},
         log_has="refused /usr/pwned",
         log_lacks=["WROTE /bot", "WROTE pwned", "WROTE /pwned", "WROTE /usr", "WROTE /etc"],
+        move_ms=CRASH_MS,
     ),
     "huge_line": Expect({"line_too_long"}),
     "stdout_flood": Expect({"bad_answer", "unsolicited", "invalid_json"}),
     "stderr_flood": Expect({"timeout"}),
-    "net_loopback": Expect({"crash"}, log_has="no connection", log_lacks=["CONNECTED"]),
-    "net_outside": Expect(
-        {"crash"}, log_has="no connection to 192.0.2.1", log_lacks=["CONNECTED", "RESOLVED"]
+    "net_loopback": Expect(
+        {"crash"}, log_has="no connection", log_lacks=["CONNECTED"], move_ms=CRASH_MS
     ),
-    "read_host_files": Expect({"crash"}, log_has="cannot read", log_lacks=[SECRET]),
-    "read_env": Expect({"crash"}, log_has="ENV", log_lacks=[SECRET]),
+    "net_outside": Expect(
+        {"crash"},
+        log_has="no connection to 192.0.2.1",
+        log_lacks=["CONNECTED", "RESOLVED"],
+        move_ms=CRASH_MS,
+    ),
+    "read_host_files": Expect(
+        {"crash"}, log_has="cannot read", log_lacks=[SECRET], move_ms=CRASH_MS
+    ),
+    "read_env": Expect({"crash"}, log_has="ENV", log_lacks=[SECRET], move_ms=CRASH_MS),
     "signal_parent": Expect({"timeout", "crash"}),
-    "daemon_child": Expect({"crash"}),
+    "daemon_child": Expect({"crash"}, move_ms=CRASH_MS),
     "close_stdout_spin": Expect({"crash", "timeout"}),
     "answer_twice": Expect({"unsolicited"}),
     "answer_late": Expect({"timeout"}),
-    "open_files": Expect({"crash"}, log_has="files stopped at"),
-    "privileges": Expect({"crash"}, log_has="refused", log_lacks=["ESCALATED"]),
-    "crash_signal": Expect({"crash"}, detail="SIGSEGV"),
+    "open_files": Expect({"crash"}, log_has="files stopped at", move_ms=CRASH_MS),
+    "privileges": Expect({"crash"}, log_has="refused", log_lacks=["ESCALATED"], move_ms=CRASH_MS),
+    "crash_signal": Expect({"crash"}, detail="SIGSEGV", move_ms=CRASH_MS),
 }
 
 
