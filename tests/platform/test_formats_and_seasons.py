@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 from bots.models import BotVersion
+from competitions.leagues.selectors import league_standings
+from competitions.leagues.services import create_league, current_season, run_league_round
 from competitions.models import LeagueStanding, Season, TournamentEntry, TournamentStatus
-from competitions.selectors import league_standings, tournament_standings
-from competitions.services.leagues import create_league, current_season, run_league_round
+from competitions.selectors import tournament_standings
 from competitions.services.tournaments import create_tournament, start_tournament
 from django.core.exceptions import ValidationError
 from django.core.management import call_command

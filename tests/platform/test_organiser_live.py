@@ -4,16 +4,16 @@ points explanation shared by the tournament and league pages."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from catalog.models import Game
 from competitions import tasks
-from competitions.forms import LEAGUE_SCHEDULE_HELP, LeagueForm
+from competitions.leagues.forms import LEAGUE_SCHEDULE_HELP, LeagueForm
+from competitions.leagues.services import create_league
 from competitions.live import STARTING_SECONDS
 from competitions.models import League, Tournament, TournamentStatus
-from competitions.services.leagues import create_league
+from competitions.services import tournaments as tournament_services
 from competitions.services.tournaments import create_tournament, start_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -54,7 +54,7 @@ def test_start_asked_shows_starting_until_the_worker_starts_it(
     inline: Any,
 ) -> None:
     held: list[int] = []
-    monkeypatch.setattr(tasks, "start_tournament_task", SimpleNamespace(delay=held.append))
+    monkeypatch.setattr(tournament_services, "send_by_name", lambda name, args: held.extend(args))
     client.force_login(organiser)
     url = f"/tournaments/{draft.pk}/"
     before = client.get(f"{url}status.json").json()
@@ -86,7 +86,7 @@ def test_a_start_the_worker_refuses_brings_the_button_back(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     held: list[int] = []
-    monkeypatch.setattr(tasks, "start_tournament_task", SimpleNamespace(delay=held.append))
+    monkeypatch.setattr(tournament_services, "send_by_name", lambda name, args: held.extend(args))
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
         client.post(f"/tournaments/{draft.pk}/start/")
