@@ -43,8 +43,8 @@ def make_league(bots: int, before: int) -> tuple[Any, list[Any]]:
     from bots.models import Bot, BotVersion, VersionStatus
     from bots.services import system_user
     from catalog.services import count_bots, sync_games
+    from competitions.leagues.services import create_league, current_season
     from competitions.models import LeagueStanding
-    from competitions.services.leagues import create_league, current_season
 
     game = next(g for g in sync_games() if g.slug == GAME)
     owner = system_user()
@@ -83,7 +83,7 @@ def main() -> None:
     parser.add_argument("--before", type=int, default=39, help="rounds already played")
     args = parser.parse_args()
     from bots.models import Bot
-    from competitions.services.leagues import run_league_round
+    from competitions.leagues.services import run_league_round
     from matches import services
     from matches.models import Match
 

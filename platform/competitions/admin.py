@@ -9,8 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from foundation.admin_pages import BoundedAdmin
 
+from competitions.entries.membership import hand_over
 from competitions.models import CompetitionMatch, League, Tournament
-from competitions.services.membership import hand_over
 
 #: Tournaments one hand-over changes at most (a selection of a page or two).
 MAX_HANDED_OVER = 100

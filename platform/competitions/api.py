@@ -18,8 +18,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from competitions.models import EntryPolicy, Tournament, TournamentFormat, Visibility
-from competitions.permissions import may_organise, may_start
-from competitions.selectors import tournament_standings, visible_tournaments
+from competitions.permissions import may_organise, may_start, visible_tournaments
+from competitions.selectors import tournament_standings
 from competitions.services.tournament_settings import (
     MAX_ENTRIES,
     MAX_ENTRIES_PER_USER,

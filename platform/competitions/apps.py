@@ -6,10 +6,12 @@ class CompetitionsConfig(AppConfig):
     verbose_name = "Tournaments and leagues"
 
     def ready(self) -> None:
-        from audiences.selectors import register_overseer
+        # In ready(), not at the top: Django imports apps.py before any app's models are
+        # loaded, and each of these modules imports models.
+        from audiences.selectors import register_overseer  # in ready(): imports models
 
-        from competitions import receivers  # noqa: F401  listens to matches.signals
-        from competitions.permissions import organised_audiences
+        from competitions import receivers  # noqa: F401  in ready(): listens to matches.signals
+        from competitions.permissions import organised_audiences  # in ready(): imports models
 
         # A tournament's organiser sees its private matches: matches asks audiences, never us.
         register_overseer(organised_audiences)

@@ -67,3 +67,9 @@ def organised_audiences(user: Any) -> QuerySet[Audience]:
     tournament's members, yet sees all of it, its matches too (registered with
     ``audiences.selectors.register_overseer`` when the app is ready)."""
     return Audience.objects.filter(tournament__organiser=user)
+
+
+def visible_tournaments(viewer: Any) -> QuerySet[Tournament]:
+    """The tournaments ``viewer`` may see: pages and endpoints answer 404 for any other (a
+    private tournament exists for its members only)."""
+    return Tournament.objects.filter(visible_tournaments_q(viewer))

@@ -7,7 +7,7 @@ from typing import Any
 
 from matches.signals import match_failed, match_finished
 
-from competitions.services.leagues import league_match_ended
+from competitions.leagues.services import league_match_ended
 from competitions.services.scheduling import link_of
 from competitions.services.tournaments import tournament_match_ended
 

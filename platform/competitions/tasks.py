@@ -12,10 +12,16 @@ from celery import shared_task
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from competitions.leagues.services import (
+    LEAGUE_TASK,
+    ROUND_NOW_TASK,
+    beat_round_due,
+    run_league_round,
+)
 from competitions.live import clear_starting
 from competitions.models import League, Tournament
 from competitions.services.calendar import CALENDAR_TASK, run_calendar
-from competitions.services.leagues import LEAGUE_TASK, beat_round_due, run_league_round
+from competitions.services.tournaments import START_TASK, start_tournament
 
 
 @shared_task(name=LEAGUE_TASK, ignore_result=True)
@@ -50,12 +56,10 @@ def calendar_tick() -> dict[str, int]:
 log = logging.getLogger(__name__)
 
 
-@shared_task(name="competitions.start_tournament", ignore_result=True)
+@shared_task(name=START_TASK, ignore_result=True)
 def start_tournament_task(tournament_id: int) -> int:
     """Start a draft tournament (its first round); 0 when it was started already (a request
     sent twice starts it once)."""
-    from competitions.services.tournaments import start_tournament
-
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None:
         return 0
@@ -67,7 +71,7 @@ def start_tournament_task(tournament_id: int) -> int:
         return 0
 
 
-@shared_task(name="competitions.play_league_round_now", ignore_result=True)
+@shared_task(name=ROUND_NOW_TASK, ignore_result=True)
 def play_league_round_now(league_id: int, number: int) -> int:
     """Round ``number`` of a league, if it is still the next one (paused leagues too: an
     organiser asked for it)."""

@@ -1,6 +1,9 @@
 from django.urls import path
 
-from competitions import results_views, views, views_entries, views_members
+from competitions import results_views, views
+from competitions.entries import member_views
+from competitions.entries import views as entry_views
+from competitions.leagues import views as league_views
 
 app_name = "competitions"
 urlpatterns = [
@@ -9,12 +12,12 @@ urlpatterns = [
     path("<id:pk>/", views.tournament_detail, name="tournament_detail"),
     path("<id:pk>/start/", views.tournament_start, name="tournament_start"),
     path("<id:pk>/status.json", views.tournament_status, name="tournament_status"),
-    # Entries and members (competitions/views_entries.py, views_members.py): POST forms.
-    path("<id:pk>/entry/", views_entries.tournament_entry, name="tournament_entry"),
-    path("<id:pk>/entrants/", views_entries.tournament_entrants, name="tournament_entrants"),
-    path("<id:pk>/members/", views_members.tournament_members, name="tournament_members"),
-    path("<id:pk>/invite/", views_members.tournament_invite, name="tournament_invite"),
-    path("join/<str:code>/", views_members.tournament_join, name="tournament_join"),
+    # Entries and members (competitions/entries/views.py, member_views.py): POST forms.
+    path("<id:pk>/entry/", entry_views.tournament_entry, name="tournament_entry"),
+    path("<id:pk>/entrants/", entry_views.tournament_entrants, name="tournament_entrants"),
+    path("<id:pk>/members/", member_views.tournament_members, name="tournament_members"),
+    path("<id:pk>/invite/", member_views.tournament_invite, name="tournament_invite"),
+    path("join/<str:code>/", member_views.tournament_join, name="tournament_join"),
     # Results to publish: exports and the embeddable standings (competitions/results_views.py).
     path(
         "<id:pk>/standings.csv",
@@ -28,8 +31,8 @@ urlpatterns = [
     ),
     path("<id:pk>/embed/", results_views.embed_view, name="tournament_embed"),
     # Leagues live under /tournaments/ because the site's URL map mounts this app there.
-    path("leagues/", views.league_list, name="league_list"),
-    path("leagues/new/", views.league_new, name="league_new"),
-    path("leagues/<id:pk>/", views.league_detail, name="league_detail"),
-    path("leagues/<id:pk>/play/", views.league_play_round, name="league_play_round"),
+    path("leagues/", league_views.league_list, name="league_list"),
+    path("leagues/new/", league_views.league_new, name="league_new"),
+    path("leagues/<id:pk>/", league_views.league_detail, name="league_detail"),
+    path("leagues/<id:pk>/play/", league_views.league_play_round, name="league_play_round"),
 ]

@@ -1,6 +1,6 @@
-"""Competition pages: tournaments (list, one with its standings, a new one, starting it) and
-leagues (list, one with its standings, a new one, playing a round now). Creating and starting
-are for organisers (``competitions.permissions``); the services do the work."""
+"""Tournament pages: the list, one with its standings, a new one, starting it (a league's are
+``competitions.leagues.views``). Creating and starting are for organisers
+(``competitions.permissions``); the services do the work."""
 
 from __future__ import annotations
 
@@ -20,43 +20,25 @@ from foundation import stamps
 from foundation.limits import error_response
 from matches.selectors import competition_rows
 
-from competitions.forms import LeagueForm, TournamentForm
+from competitions.entries.member_views import members_context
+from competitions.entries.services import entries_stamp_key
+from competitions.entries.views import entry_context
+from competitions.forms import TournamentForm
 from competitions.live import mark_starting, start_pending
-from competitions.models import League, Tournament, TournamentStatus
-from competitions.permissions import may_organise, may_run_league, may_start
-from competitions.selectors import (
-    league_standings,
-    match_progress,
-    next_round_at,
-    seasons_of,
-    table_stamp_key,
-    tournament_standings,
-    tournaments_with_counts,
-    visible_tournaments,
-)
-from competitions.services.entries import entries_stamp_key
-from competitions.services.leagues import create_league, enqueue_league_round
+from competitions.match_counts import match_progress
+from competitions.models import Tournament, TournamentStatus
+from competitions.permissions import may_organise, may_start, visible_tournaments
+from competitions.refusals import NOT_ORGANISER, forbidden
+from competitions.selectors import tournament_standings, tournaments_with_counts
 from competitions.services.tournaments import (
     MAX_TOURNAMENT_MATCHES,
     create_tournament,
     enqueue_start,
 )
-from competitions.views_entries import entry_context
-from competitions.views_members import members_context
 from games.base import GameError
 
 #: Latest matches listed on a tournament's page (a table of 2,000 would cost 100s of ms).
 MATCHES_SHOWN = 25
-LEAGUE_MATCHES_SHOWN = 20
-LEAGUE_ROWS_SHOWN = 100
-NOT_ORGANISER = (
-    "Only staff and members of the “organisers” group may {what}. "
-    "Ask an administrator to add you to the group."
-)
-
-
-def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
-    return render(request, "competitions/forbidden.html", {"message": message}, status=403)
 
 
 def _run_note(total: int) -> str:
@@ -176,7 +158,7 @@ def tournament_status(request: HttpRequest, pk: int) -> JsonResponse:
 def tournament_new(request: HttpRequest) -> HttpResponse:
     """Step 1 (no ``?game=``): choose the game. Step 2: the form for that game."""
     if not may_organise(request.user):
-        return _forbidden(request, NOT_ORGANISER.format(what="create tournaments"))
+        return forbidden(request, NOT_ORGANISER.format(what="create tournaments"))
     games = Game.objects.filter(is_active=True)
     slug = request.GET.get("game", "")
     if "\x00" in slug or len(slug) > 100:  # never reaches the database (PostgreSQL refuses NUL)
@@ -222,7 +204,7 @@ def tournament_start(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method != "POST":
         return redirect("competitions:tournament_detail", pk=t.pk)
     if not may_start(request.user, t):
-        return _forbidden(request, "Only the tournament's organiser or staff may start it.")
+        return forbidden(request, "Only the tournament's organiser or staff may start it.")
     try:
         enqueue_start(t)
     except ValidationError as exc:
@@ -233,80 +215,3 @@ def tournament_start(request: HttpRequest, pk: int) -> HttpResponse:
         f"{t.name} is starting: a worker schedules its matches; this page follows them.",
     )
     return redirect("competitions:tournament_detail", pk=t.pk)
-
-
-# ---------------------------------------------------------------------------------- leagues
-
-
-def league_list(request: HttpRequest) -> HttpResponse:
-    leagues = League.objects.select_related("game")
-    return render(
-        request,
-        "competitions/league_list.html",
-        {
-            "leagues": [(lg, next_round_at(lg)) for lg in leagues],
-            "can_organise": may_organise(request.user),
-        },
-    )
-
-
-def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    lg = get_object_or_404(League.objects.select_related("game"), pk=pk)
-    seasons = list(seasons_of(lg))
-    wanted = request.GET.get("season", "")
-    shown = next((s for s in seasons if str(s.number) == wanted), None)
-    return render(
-        request,
-        "competitions/league_detail.html",
-        {
-            "lg": lg,
-            "players": lg.game.clamp_players(lg.players_per_match),
-            "next_at": next_round_at(lg),
-            "season": seasons[0] if seasons else None,
-            "seasons": seasons,
-            "shown_season": shown,
-            # Read only when the table is drawn (a cache miss): the template calls it.
-            "rows": partial(league_standings, lg, shown, limit=LEAGUE_ROWS_SHOWN),
-            "table_stamp": stamps.current(table_stamp_key(lg.pk)),
-            # The latest round's progress: the history is not counted on every view.
-            "progress": match_progress(lg.matches.filter(competition_link__round=lg.rounds_played)),
-            "matches": competition_rows().filter(competition_link__league=lg)[
-                :LEAGUE_MATCHES_SHOWN
-            ],
-            "can_organise": may_run_league(request.user, lg),
-        },
-    )
-
-
-@login_required
-def league_new(request: HttpRequest) -> HttpResponse:
-    if not may_organise(request.user):
-        return _forbidden(request, NOT_ORGANISER.format(what="create leagues"))
-    form = LeagueForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            lg = create_league(organiser=cast(User, request.user), **form.create_kwargs())
-        except ValidationError as exc:
-            form.add_error(None, exc)
-        else:
-            messages.success(request, f"{lg.name} is created; its first round is due now.")
-            return redirect("competitions:league_detail", pk=lg.pk)
-    return render(request, "competitions/league_new.html", {"form": form})
-
-
-@login_required
-def league_play_round(request: HttpRequest, pk: int) -> HttpResponse:
-    """POST: ask the workers for the league's next round now, due or not; returns at once (a
-    round of a big league is hundreds of matches). Sent twice, it plays one round."""
-    lg = get_object_or_404(League.objects.select_related("game"), pk=pk)
-    if request.method != "POST":
-        return redirect("competitions:league_detail", pk=lg.pk)
-    if not may_run_league(request.user, lg):
-        return _forbidden(request, "Only the league's organiser or staff may play its rounds.")
-    enqueue_league_round(lg)
-    messages.success(
-        request,
-        f"{lg.name}: round {lg.rounds_played + 1} is on its way to the workers; "
-        "its matches appear here as they are scheduled and played.",
-    )
-    return redirect("competitions:league_detail", pk=lg.pk)

@@ -15,9 +15,9 @@ from typing import Any
 
 from bots.models import Bot
 from catalog.models import Game
+from competitions.leagues.selectors import table_stamp_key
 from competitions.live import starting_key
 from competitions.models import League, Tournament, Visibility
-from competitions.selectors import table_stamp_key
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Max, Q, QuerySet, Sum

@@ -8,8 +8,8 @@ from typing import Any
 
 from bots.models import Bot
 from catalog.services import sync_games
+from competitions.entries.membership import invite_code
 from competitions.models import EntryPolicy, Visibility
-from competitions.services.membership import invite_code
 from competitions.services.tournaments import create_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group

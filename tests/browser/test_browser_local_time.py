@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 from catalog.services import sync_games
+from competitions.leagues.services import create_league
 from competitions.models import League
-from competitions.services.leagues import create_league
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from playwright.sync_api import expect

@@ -3,14 +3,13 @@ without a reload, and the league form's players field follows the chosen game.""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from catalog.services import sync_games
-from competitions import tasks
 from competitions.management.commands.demo import demo_entrants
 from competitions.models import League, Tournament, TournamentStatus
+from competitions.services import tournaments as tournament_services
 from competitions.services.tournaments import create_tournament, start_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -54,7 +53,7 @@ def test_start_turns_the_page_to_running_without_a_reload(
     # The worker has not picked the start up yet (as with a real broker): the task is held
     # here and run by the test once the page shows "Starting".
     held: list[int] = []
-    monkeypatch.setattr(tasks, "start_tournament_task", SimpleNamespace(delay=held.append))
+    monkeypatch.setattr(tournament_services, "send_by_name", lambda name, args: held.extend(args))
     log_in(page, "olga")
     page.goto(f"/tournaments/{t.pk}/")
     badge = page.locator("#tournament-live h1 .badge")

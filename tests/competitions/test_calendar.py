@@ -11,6 +11,12 @@ from typing import Any
 import pytest
 from audiences.models import Audience, AudienceMember, AudienceRole
 from bots.models import BotVersion
+from competitions.leagues.services import create_league
+from competitions.leagues.timetable import (
+    league_next_round_at,
+    league_round_due,
+    league_slot,
+)
 from competitions.models import League, Tournament, TournamentStatus
 from competitions.services.calendar import (
     CALENDAR_ENTRY,
@@ -19,12 +25,6 @@ from competitions.services.calendar import (
     due_round_tournaments,
     due_tournaments,
     run_calendar,
-)
-from competitions.services.leagues import create_league
-from competitions.services.timetable import (
-    league_next_round_at,
-    league_round_due,
-    league_slot,
 )
 from competitions.services.tournaments import create_tournament
 from django.test import Client

@@ -82,8 +82,8 @@ def test_tournament_formats_on_a_worker(
 
 
 def test_league_round_started_by_beat(redis_url: str, worker: WorkerProcess) -> None:
-    from competitions.selectors import league_standings
-    from competitions.services.leagues import create_league
+    from competitions.leagues.selectors import league_standings
+    from competitions.leagues.services import create_league
     from django_celery_beat.schedulers import DatabaseScheduler
     from matches.models import Match, MatchStatus
 

@@ -252,7 +252,7 @@ def test_a_deleted_account_retires_every_kept_page(
 
 def test_a_league_page_follows_its_latest_round(game: Game, versions: list[BotVersion]) -> None:
     from bots.models import Bot
-    from competitions.services.leagues import create_league, run_league_round
+    from competitions.leagues.services import create_league, run_league_round
 
     owner = get_user_model().objects.create_user("crowd")
     for i in range(44):  # a round of more matches than the page lists (20)

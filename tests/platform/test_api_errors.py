@@ -45,7 +45,7 @@ def test_a_service_refusal_through_an_endpoint_is_a_400_in_that_shape(admin_clie
 
 
 def _api_modules() -> list[Path]:
-    """Every module of the site that speaks DRF (``api.py``, ``league_api.py``, ``results/api.py``
+    """Every module of the site that speaks DRF (``api.py``, ``leagues/api.py``, ``results/api.py``
     ...), but the translator itself."""
     uses_drf = re.compile(r"^(from|import) rest_framework\b", re.M)
     return [
@@ -60,7 +60,7 @@ def _api_modules() -> list[Path]:
 def test_no_endpoint_rewraps_validation_errors_by_hand() -> None:
     modules = _api_modules()
     names = {str(path.relative_to(REPO / "platform")) for path in modules}
-    assert {"competitions/league_api.py", "competitions/results/api.py"} <= names, names
+    assert {"competitions/leagues/api.py", "competitions/results/api.py"} <= names, names
     for api in modules:
         text = api.read_text()
         assert not re.search(r"except\s+\w*ValidationError", text), api.relative_to(REPO)

@@ -23,15 +23,18 @@ from rest_framework.test import APIClient
 #: Documented parameters tested in other files (pages and the cursor are pagination, tested
 #: with their lists; the schema's own format/lang are drf-spectacular's).
 ELSEWHERE = {
-    ("/api/leagues/", "game"): "test_league_api.py::test_the_list_pages_and_filters_by_game",
+    (
+        "/api/leagues/",
+        "game",
+    ): "competitions/leagues/test_league_api.py::test_the_list_pages_and_filters_by_game",
     (
         "/api/leagues/{id}/",
         "season",
-    ): "test_league_api.py::test_detail_has_seasons_latest_round_and_table",
+    ): "competitions/leagues/test_league_api.py::test_detail_has_seasons_latest_round_and_table",
     (
         "/api/leagues/{id}/standings/",
         "season",
-    ): "test_league_api.py::test_standings_page_through_the_whole_table",
+    ): "competitions/leagues/test_league_api.py::test_standings_page_through_the_whole_table",
     (
         "/api/bots/{id}/compare/",
         "a",
@@ -47,11 +50,11 @@ ELSEWHERE = {
     (
         "/api/tournaments/{id}/entries/",
         "version",
-    ): "competitions/test_entries_api_delete.py::test_withdraw_by_query_string",
+    ): "competitions/entries/test_entries_api_delete.py::test_withdraw_by_query_string",
     (
         "/api/tournaments/{id}/members/",
         "username",
-    ): "competitions/test_entries_api_delete.py::test_remove_a_member_by_query_string",
+    ): "competitions/entries/test_entries_api_delete.py::test_remove_a_member_by_query_string",
     ("/api/schema/", "format"): "drf-spectacular's own",
     ("/api/schema/", "lang"): "drf-spectacular's own",
 }

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 from bots.models import Bot
+from competitions.leagues.services import run_league_round
 from competitions.models import League, Tournament, TournamentStatus
 from competitions.selectors import tournament_standings
-from competitions.services.leagues import run_league_round
 from competitions.services.tournaments import create_tournament, start_tournament
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command

@@ -1,19 +1,18 @@
 """The organisers' pages that follow and explain: a started tournament's page ("Starting",
-then its status JSON), the league form's players default and schedule note, and the one
-points explanation shared by the tournament and league pages."""
+then its status JSON), and the one points explanation shared by the tournament and league
+pages (the league form's: tests/competitions/leagues/test_league_form.py)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from catalog.models import Game
 from competitions import tasks
-from competitions.forms import LEAGUE_SCHEDULE_HELP, LeagueForm
+from competitions.leagues.services import create_league
 from competitions.live import STARTING_SECONDS
 from competitions.models import League, Tournament, TournamentStatus
-from competitions.services.leagues import create_league
+from competitions.services import tournaments as tournament_services
 from competitions.services.tournaments import create_tournament, start_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -54,7 +53,7 @@ def test_start_asked_shows_starting_until_the_worker_starts_it(
     inline: Any,
 ) -> None:
     held: list[int] = []
-    monkeypatch.setattr(tasks, "start_tournament_task", SimpleNamespace(delay=held.append))
+    monkeypatch.setattr(tournament_services, "send_by_name", lambda name, args: held.extend(args))
     client.force_login(organiser)
     url = f"/tournaments/{draft.pk}/"
     before = client.get(f"{url}status.json").json()
@@ -86,7 +85,7 @@ def test_a_start_the_worker_refuses_brings_the_button_back(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     held: list[int] = []
-    monkeypatch.setattr(tasks, "start_tournament_task", SimpleNamespace(delay=held.append))
+    monkeypatch.setattr(tournament_services, "send_by_name", lambda name, args: held.extend(args))
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
         client.post(f"/tournaments/{draft.pk}/start/")
@@ -122,32 +121,6 @@ def test_status_json_costs_the_same_queries_at_any_size(
     assert bigger.matches.count() == 3 * draft.matches.count()
     assert queries(draft) == queries(bigger)
     assert client.get("/tournaments/999999/status.json").status_code == 404
-
-
-def test_league_form_defaults_to_a_table_size_the_game_allows(games: dict[str, Game]) -> None:
-    form = LeagueForm()
-    first = form.fields["game"].queryset.first()  # type: ignore[attr-defined]
-    assert form.fields["players_per_match"].initial == first.clamp_players(2)
-    trnd = games["trnd"]
-    sent = LeagueForm({"game": trnd.pk, "name": "L", "every_hours": 24, "is_active": "on"})
-    assert sent.fields["players_per_match"].initial == 3
-    assert sent.fields["players_per_match"].widget.attrs["min"] == 3
-    assert sent.is_valid(), sent.errors
-    assert sent.cleaned_data["players_per_match"] == 3  # blank: the game's default
-    refused = LeagueForm({"game": trnd.pk, "name": "L", "every_hours": 24, "players_per_match": 2})
-    assert not refused.is_valid()
-    assert refused.errors["players_per_match"] == ["TRND is played by 3–5 players, not 2."]
-    html = str(LeagueForm()["game"])
-    assert f'value="{trnd.pk}" data-min="3" data-max="5" data-default="3"' in html
-
-
-def test_league_form_names_one_thing_that_plays_the_rounds(client: Client, organiser: Any):
-    client.force_login(organiser)
-    html = client.get("/tournaments/leagues/new/").content.decode()
-    assert "cron" not in html and "run_leagues" not in html
-    assert "celery -A meeple beat" in html and "manage.py serve" in html
-    assert "beat" in LEAGUE_SCHEDULE_HELP
-    assert "cron" not in client.get("/tournaments/leagues/").content.decode()
 
 
 def test_both_tables_explain_points_with_the_same_words(

@@ -9,8 +9,8 @@ import pytest
 from bots.models import Bot, BotVersion
 from bots.services import create_bot
 from catalog.models import Game
+from competitions.leagues.services import create_league, run_league_round
 from competitions.models import League, Tournament, TournamentStatus
-from competitions.services.leagues import create_league, run_league_round
 from competitions.services.tournaments import create_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group

@@ -21,8 +21,8 @@ from audiences.models import Audience, AudienceMember
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog  # type: ignore[import-untyped]
 from bots.models import Bot, BotVersion
 from bots.services import person_version
+from competitions.leagues.services import create_league, run_league_round
 from competitions.models import CompetitionMatch
-from competitions.services.leagues import create_league, run_league_round
 from competitions.services.tournaments import create_tournament, start_tournament
 from django.contrib.admin.models import ADDITION, LogEntry
 from django.contrib.auth import get_user_model

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from competitions.leagues.services import create_league
 from competitions.models import League, Tournament, TournamentStatus
-from competitions.services.leagues import create_league
 from competitions.services.tournaments import create_tournament
 from django.contrib.auth import get_user_model
 from matches.models import Match, MatchStatus

@@ -186,8 +186,8 @@ def _stored(rows: Any, key: str) -> dict[str, tuple[Any, ...]]:
 def test_stored_standings_equal_a_recomputation(
     history: History, django_capture_on_commit_callbacks: Any
 ) -> None:
+    from competitions.leagues.services import create_league, run_league_round
     from competitions.models import LeagueStanding, TournamentEntry
-    from competitions.services.leagues import create_league, run_league_round
     from competitions.services.tournaments import create_tournament, start_tournament
 
     history.add_bots(6)

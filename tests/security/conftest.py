@@ -13,9 +13,9 @@ import pytest
 from bots.models import Bot, BotVersion
 from bots.services import create_bot, ensure_builtin_bots, upload_version
 from catalog.services import sync_games
+from competitions.leagues.services import create_league
 from competitions.models import CompetitionMatch, League, Tournament
 from competitions.permissions import ORGANISERS_GROUP
-from competitions.services.leagues import create_league
 from competitions.services.tournaments import create_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group

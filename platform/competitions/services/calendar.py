@@ -15,9 +15,9 @@ from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, QuerySet
 
 from competitions import notices
+from competitions.leagues.services import run_league_round
+from competitions.leagues.timetable import league_round_due
 from competitions.models import CompetitionMatch, League, Tournament, TournamentStatus
-from competitions.services.leagues import run_league_round
-from competitions.services.timetable import league_round_due
 from competitions.services.tournaments import (
     DONE_STATUSES,
     play_waiting_round,

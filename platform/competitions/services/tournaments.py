@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from foundation.task_sending import send_by_name
 from matches.models import Match, MatchStatus
 from matches.services import clamp_seed, dispatch_matches
 
@@ -34,6 +35,7 @@ from arena.formats import (
 )
 from arena.ratings import update_standings
 from competitions import notices
+from competitions.entries.membership import rotate_invite
 from competitions.models import (
     CompetitionMatch,
     TableStats,
@@ -43,7 +45,6 @@ from competitions.models import (
     TournamentStatus,
     Visibility,
 )
-from competitions.services.membership import rotate_invite
 from competitions.services.scheduling import Table, create_round_matches
 from competitions.services.tables import seat_record
 from competitions.services.timetable import next_round_after, round_waits
@@ -55,6 +56,9 @@ log = logging.getLogger(__name__)
 
 #: A tournament may schedule at most this many matches (a typo must not queue a million).
 MAX_TOURNAMENT_MATCHES = 2000
+#: The task of "Start" (``competitions.tasks``), sent by name: the tasks import this module,
+#: never the reverse.
+START_TASK = "competitions.start_tournament"
 #: Matches that will not change any more (``Match.is_done``).
 DONE_STATUSES = (MatchStatus.FINISHED, MatchStatus.ERROR)
 
@@ -181,10 +185,8 @@ def enqueue_start(tournament: Tournament) -> None:
     """ "Start" from a page or the API: check the draft now (a clear error for the organiser),
     then let a worker store the rows and schedule the first round
     (``competitions.start_tournament``); the page shows the progress."""
-    from competitions.tasks import start_tournament_task
-
     check_start(tournament)
-    transaction.on_commit(lambda: start_tournament_task.delay(tournament.pk))
+    transaction.on_commit(partial(send_by_name, START_TASK, [tournament.pk]))
 
 
 def start_tournament(tournament: Tournament, *, dispatch: bool = True) -> list[Match]:

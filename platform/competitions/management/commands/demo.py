@@ -14,16 +14,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from bots.models import Bot, BotVersion
-from bots.services import ensure_builtin_bots, system_user
+from bots.services import ensure_builtin_bots, system_user, upload_version
 from catalog.models import Game
 from catalog.services import sync_games
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count, Max
 from foundation.workers import background_workers
+from ladder.qualification import sandbox_refusal
 from matches.models import MatchSeat
 
 from arena.formats import FormatOptions, total_matches
+from arena.newbot import STARTER
 from competitions.models import Tournament, TournamentFormat
 from competitions.progress import console, follow_tournament, print_standings
 from competitions.services.tournaments import create_tournament, start_tournament
@@ -123,10 +125,6 @@ def field_note(t: Tournament, field: DemoField, players: int, budget: int) -> st
 def starter_entrant(game: Game) -> BotVersion:
     """The starter bot that ``arena new-bot`` writes, uploaded as a program by the system
     user: it plays through the sandbox and the bot protocol like any upload."""
-    from bots.services import upload_version
-
-    from arena.newbot import STARTER
-
     bot, _ = Bot.objects.get_or_create(
         owner=system_user(),
         game=game,
@@ -161,8 +159,6 @@ def serve_address(value: str) -> tuple[str, str]:
 
 def _ladder_note() -> None:
     """One line on the ladder, and on how to let strangers' uploads play here."""
-    from ladder.qualification import sandbox_refusal
-
     console.print(
         "Ladder: the worker's beat runs the matchmaker; an upload plays its qualification "
         "match, then its placement matches, on its own."

@@ -9,9 +9,9 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from foundation.workers import background_workers
 
+from competitions.leagues.services import due_leagues, run_league_round
 from competitions.models import League
 from competitions.progress import play_matches
-from competitions.services.leagues import due_leagues, run_league_round
 
 
 class Command(BaseCommand):

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from competitions.leagues.services import create_league, run_league_round
 from competitions.models import CompetitionMatch, League, Tournament
-from competitions.services.leagues import create_league, run_league_round
 from competitions.services.tournaments import create_tournament, start_tournament
 from django.db import IntegrityError, transaction
 from matches.models import Match, MatchKind, MatchSeat

@@ -10,10 +10,7 @@ import pytest
 from audiences.models import AudienceMember, AudienceRole
 from bots.models import Bot
 from catalog.models import Game
-from competitions.models import EntryPolicy, Tournament, Visibility
-from competitions.permissions import may_manage, may_see_tournament
-from competitions.services.entries import enter
-from competitions.services.membership import (
+from competitions.entries.membership import (
     add_member,
     hand_over,
     invite_code,
@@ -22,6 +19,9 @@ from competitions.services.membership import (
     remove_member,
     rotate_invite,
 )
+from competitions.entries.services import enter
+from competitions.models import EntryPolicy, Tournament, Visibility
+from competitions.permissions import may_manage, may_see_tournament
 from competitions.services.tournaments import create_tournament
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError

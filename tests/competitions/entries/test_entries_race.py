@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from bots.models import Bot, BotVersion
 from catalog.models import Game
+from competitions.entries import services as entries
 from competitions.models import EntryPolicy, Tournament
-from competitions.services import entries
 from competitions.services.tournaments import create_tournament
 from django.core.exceptions import ValidationError
 from django.db import connection, connections

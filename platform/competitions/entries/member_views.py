@@ -15,10 +15,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from competitions.entries import membership
+from competitions.entries.views import managed_or_404
 from competitions.models import Tournament
 from competitions.permissions import may_see_tournament
-from competitions.services import membership
-from competitions.views_entries import managed_or_404
 
 
 def members_context(request: HttpRequest, t: Tournament) -> dict[str, Any]:

@@ -20,8 +20,8 @@ from django.db import transaction
 from django.http import Http404
 from foundation import stamps
 
+from competitions.entries.services import entries_stamp_key
 from competitions.models import Tournament, TournamentStatus
-from competitions.services.entries import entries_stamp_key
 
 #: Members listed on a page or an API answer at most (a class or a club, not a city).
 MAX_MEMBERS = 500

@@ -9,9 +9,9 @@ from typing import Any
 from audiences.models import AudienceRole
 from bots.models import Bot, BotVersion
 from catalog.models import Game
+from competitions.entries.membership import invite_code
 from competitions.models import EntryPolicy, Tournament, Visibility
 from competitions.permissions import may_manage, may_see_tournament
-from competitions.services.membership import invite_code
 from competitions.services.tournaments import create_tournament
 from rest_framework.test import APIClient
 

@@ -17,16 +17,17 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from foundation import stamps
+from foundation.task_sending import send_by_name
 from matches.models import Match
 from matches.services import clamp_seed, dispatch_matches
 
 from arena.formats import FormatOptions, StandingRow, match_points, next_round
 from arena.ratings import update_standings
+from competitions.leagues.selectors import table_stamp_key
+from competitions.leagues.timetable import league_next_round_at, league_round_due
 from competitions.models import CompetitionMatch, League, LeagueStanding, Season, TableStats
-from competitions.selectors import table_stamp_key
 from competitions.services.scheduling import Table, create_round_matches
 from competitions.services.tables import seat_record
-from competitions.services.timetable import league_next_round_at, league_round_due
 from games.rng import derive_seed
 
 #: A league plays at least once a month and at most once an hour.
@@ -35,6 +36,9 @@ LEAGUE_MAX_EVERY_HOURS = 24 * 31
 
 #: The Celery task that beat runs for each league (its clock: ``PeriodicTask`` "League <id>").
 LEAGUE_TASK = "competitions.play_league_round"
+#: The task of "play a round now" (``competitions.tasks``), sent by name: the tasks import
+#: this module, never the reverse.
+ROUND_NOW_TASK = "competitions.play_league_round_now"
 
 
 def create_league(
@@ -86,10 +90,8 @@ def create_league(
 def enqueue_league_round(league: League) -> None:
     """ "Play a round now": a worker schedules the next round (hundreds of matches in a big
     league), never the request; sent twice, it plays one round."""
-    from competitions.tasks import play_league_round_now
-
     number = league.rounds_played + 1
-    transaction.on_commit(lambda: play_league_round_now.delay(league.pk, number))
+    transaction.on_commit(partial(send_by_name, ROUND_NOW_TASK, [league.pk, number]))
 
 
 def sync_league_schedule(league: League, *, due_now: bool = False) -> None:

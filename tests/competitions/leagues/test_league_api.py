@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 from bots.services import create_bot
-from competitions import tasks
+from competitions.leagues import services as league_services
+from competitions.leagues.services import ROUND_NOW_TASK, create_league, run_league_round
 from competitions.management.commands.demo import demo_entrants
 from competitions.models import League, LeagueStanding
-from competitions.services.leagues import create_league, run_league_round
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
@@ -178,7 +178,9 @@ def test_play_a_round_as_the_page_allows(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     sent: list[tuple[int, int]] = []
-    monkeypatch.setattr(tasks.play_league_round_now, "delay", lambda *a: sent.append(a))
+    monkeypatch.setattr(
+        league_services, "send_by_name", lambda name, args: sent.append((name, *args))
+    )
     callers = {"user": user, "other": organiser_named("oscar"), "olga": league.organiser}
     if who in callers:
         as_user(api, callers[who])
@@ -186,7 +188,7 @@ def test_play_a_round_as_the_page_allows(
         response = api.post(f"/api/leagues/{league.pk}/play/")
     assert response.status_code == code
     if code == 202:
-        assert response.json()["round"] == 1 and sent == [(league.pk, 1)]
+        assert response.json()["round"] == 1 and sent == [(ROUND_NOW_TASK, league.pk, 1)]
     else:
         assert sent == []
 
@@ -194,7 +196,7 @@ def test_play_a_round_as_the_page_allows(
 def test_staff_may_play_any_round(
     api: APIClient, league: League, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tasks.play_league_round_now, "delay", lambda *a: None)
+    monkeypatch.setattr(league_services, "send_by_name", lambda name, args: None)
     staff = get_user_model().objects.create_user("root", password="pw-root-123", is_staff=True)
     assert as_user(api, staff).post(f"/api/leagues/{league.pk}/play/").status_code == 202
     assert as_user(api, staff).get(f"/api/leagues/{league.pk}/play/").status_code == 405

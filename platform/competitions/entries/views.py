@@ -16,10 +16,9 @@ from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 from foundation.params import id_param
 
+from competitions.entries import services as entries
 from competitions.models import Tournament, TournamentStatus
-from competitions.permissions import may_manage
-from competitions.selectors import visible_tournaments
-from competitions.services import entries
+from competitions.permissions import may_manage, visible_tournaments
 
 #: Versions offered in the managers' "add an entrant" list, and entrants listed with a
 #: remove button (a class or a club; the API takes any id).

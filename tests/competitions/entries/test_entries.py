@@ -10,8 +10,8 @@ import pytest
 from audiences.models import AudienceRole
 from bots.models import Bot, BotVersion, VersionStatus
 from catalog.models import Game
-from competitions.models import EntryPolicy, Tournament, TournamentStatus
-from competitions.services.entries import (
+from competitions.entries.membership import add_member
+from competitions.entries.services import (
     add_entrant,
     enter,
     entries_of,
@@ -20,7 +20,7 @@ from competitions.services.entries import (
     remove_entrant,
     withdraw,
 )
-from competitions.services.membership import add_member
+from competitions.models import EntryPolicy, Tournament, TournamentStatus
 from competitions.services.tournaments import create_tournament
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 from catalog.models import Game
+from competitions.leagues import services as leagues
+from competitions.leagues.services import create_league, run_league_round
 from competitions.management.commands.demo import demo_entrants
 from competitions.models import League
-from competitions.services import leagues
-from competitions.services.leagues import create_league, run_league_round
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from matches import services as match_services

@@ -11,9 +11,9 @@ import pytest
 from audiences.models import AudienceRole
 from bots.models import Bot, BotVersion
 from catalog.models import Game
+from competitions.entries.membership import add_member, invite_code
 from competitions.models import EntryPolicy, Tournament, Visibility
 from competitions.permissions import may_manage, may_see_tournament
-from competitions.services.membership import add_member, invite_code
 from competitions.services.tournaments import create_tournament
 from django.test import Client
 from django.utils import timezone

@@ -20,15 +20,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from competitions.forms import default_players, random_seed
-from competitions.models import League, LeagueStanding, Season
-from competitions.permissions import may_organise, may_run_league
-from competitions.selectors import LeagueRow, match_progress, next_round_at, seasons_of
-from competitions.services.leagues import (
+from competitions.form_defaults import default_players, random_seed
+from competitions.leagues.selectors import LeagueRow, next_round_at, seasons_of
+from competitions.leagues.services import (
     LEAGUE_MAX_EVERY_HOURS,
     create_league,
     enqueue_league_round,
 )
+from competitions.match_counts import match_progress
+from competitions.models import League, LeagueStanding, Season
+from competitions.permissions import may_organise, may_run_league
 
 #: Standings rows in a league's detail (as on its page); ``standings/`` pages through all.
 DETAIL_ROWS = 100

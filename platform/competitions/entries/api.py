@@ -19,10 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from competitions.entries import membership
+from competitions.entries import services as entries
 from competitions.models import Tournament
-from competitions.permissions import may_manage
-from competitions.selectors import visible_tournaments
-from competitions.services import entries, membership
+from competitions.permissions import may_manage, visible_tournaments
 
 
 def _visible(request: Request, pk: int) -> Tournament:
