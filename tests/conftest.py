@@ -97,7 +97,7 @@ def platform_env(**extra: str) -> dict[str, str]:
 @pytest.fixture
 def celery_inline(settings: Any) -> Iterator[None]:
     """Run Celery tasks in the calling process (eager), also when CI configures a broker; for
-    tests of what a match does, not of how it travels (tests/foundation covers Redis)."""
+    tests of what a match does, not of how it travels (tests/workers covers Redis)."""
     import meeple.celery  # noqa: F401  configures the app from Django's settings
 
     from arena.celery_app import app

@@ -1,4 +1,8 @@
-"""Fixtures for the platform's tests: real database rows, uploads in a temporary MEDIA_ROOT."""
+"""The site's fixtures: real database rows, uploads in a temporary MEDIA_ROOT, Celery inline.
+
+Shared by the tests of the platform's apps (tests/platform, bots, matches, ladder, ratings,
+competitions, notifications): each folder's conftest imports the ones it uses, so the two
+autouse ones (``_media_root``, ``_celery_inline``) apply to that folder only."""
 
 from __future__ import annotations
 
@@ -43,7 +47,7 @@ def _media_root(settings: Any, tmp_path: Any) -> None:
 @pytest.fixture(autouse=True)
 def _celery_inline(celery_inline: None) -> None:
     """The platform's own tests run the match chain inline, also when CI configures a broker;
-    tests/foundation/test_platform_worker.py covers the same chain through Redis."""
+    tests/workers/test_platform_worker.py covers the same chain through Redis."""
 
 
 @pytest.fixture

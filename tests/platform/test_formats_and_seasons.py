@@ -1,5 +1,5 @@
 """Tournaments played round by round in each format, league seasons with stored standings,
-and ratings rebuilt from the history (eager mode; tests/foundation plays the same through Redis
+and ratings rebuilt from the history (eager mode; tests/workers plays the same through Redis
 and a real worker)."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from tests.conftest import REPO, descendants, platform_env
-from tests.foundation.test_ladder_embedded import free_port
+from tests.workers.test_ladder_embedded import free_port
 
 pytestmark = pytest.mark.slow
 
