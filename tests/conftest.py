@@ -7,6 +7,7 @@ machine, but under ``CI=true`` they fail: CI starts every service, so a missing 
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import uuid
@@ -84,6 +85,13 @@ def descendants(root: int | None = None, *, include_zombies: bool = True) -> set
         frontier = {pid for pid, ppid in parent.items() if ppid in frontier} - found
         found |= frontier
     return found
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now (for a server a test starts)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def platform_env(**extra: str) -> dict[str, str]:

@@ -9,10 +9,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.resilience.conftest import (  # noqa: F401  fixtures, used by name
-    redis_server,
-    workers,
-)
+from tests.resilience.redis_servers import redis_server  # noqa: F401  fixtures, used by name
+from tests.resilience.workers import workers  # noqa: F401
 from tests.site_fixtures import (  # noqa: F401  fixtures, used by name
     _celery_inline,
     _media_root,

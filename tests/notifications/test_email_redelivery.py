@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 
 from tests.conftest import celery_on
 from tests.notifications.outbox import SmtpOutbox
-from tests.resilience.conftest import wait_for
+from tests.resilience.waits import wait_for
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
