@@ -94,6 +94,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def mark_folder(items: list[pytest.Item], folder: Path, marker: str) -> None:
+    """Give ``marker`` to every test collected under ``folder``: a folder whose tests all
+    start the same heavy thing says so once, from its conftest's
+    ``pytest_collection_modifyitems`` (tests/house/test_markers.py checks no test lacks it)."""
+    for item in items:
+        if item.path.is_relative_to(folder):
+            item.add_marker(marker)
+
+
 def platform_env(**extra: str) -> dict[str, str]:
     """The environment for a subprocess that imports the Django project."""
     env = dict(os.environ)

@@ -27,7 +27,7 @@ from tests.workers.test_ladder_worker import beat, site, wait_for, worker  # noq
 
 from .conftest import TIMEOUT_MS
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.worker, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "pw-ada-Zx81!"
 

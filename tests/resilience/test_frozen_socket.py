@@ -17,7 +17,12 @@ from tests.resilience.invariants import assert_ratings_serial, assert_recorded_o
 from tests.resilience.test_lease import sweep, wait_lease_lapsed
 from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(400)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(400),
+]
 
 #: The task's hard limit the sender stamps on the message (a site configured so, as Celery does).
 HARD_LIMIT_S = 45

@@ -19,7 +19,7 @@ from tests.resilience.database import database_url, proxied_database_url, sessio
 from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
 from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(400)]
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True), pytest.mark.timeout(400)]
 
 #: The workers' lease: short, against the default match limit of 900 s (a deadline 16 min away).
 LEASE_S = 5

@@ -13,7 +13,12 @@ from tests.resilience.database import database_url
 from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
 from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(600),
+]
 
 LOCK_TIMEOUT_MS = 500
 

@@ -16,7 +16,12 @@ from tests.resilience.database import database_url, proxied_database_url
 from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
 from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(400)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(400),
+]
 
 #: The worker's match limit, and an outage longer than it (the time under test, not a margin).
 LIMIT_S = 15

@@ -14,7 +14,12 @@ from tests.resilience.database import database_url
 from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
 from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(300),
+]
 
 
 def test_a_database_failure_while_building_the_match_is_retried(

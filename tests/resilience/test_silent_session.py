@@ -18,7 +18,7 @@ from tests.resilience.database import database_url, proxied_database_url, sessio
 from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
 from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
 IDLE_MS = 2000
 
