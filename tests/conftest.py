@@ -7,6 +7,7 @@ machine, but under ``CI=true`` they fail: CI starts every service, so a missing 
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import uuid
@@ -86,6 +87,22 @@ def descendants(root: int | None = None, *, include_zombies: bool = True) -> set
     return found
 
 
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now (for a server a test starts)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def mark_folder(items: list[pytest.Item], folder: Path, marker: str) -> None:
+    """Give ``marker`` to every test collected under ``folder``: a folder whose tests all
+    start the same heavy thing says so once, from its conftest's
+    ``pytest_collection_modifyitems`` (tests/house/test_markers.py checks no test lacks it)."""
+    for item in items:
+        if item.path.is_relative_to(folder):
+            item.add_marker(marker)
+
+
 def platform_env(**extra: str) -> dict[str, str]:
     """The environment for a subprocess that imports the Django project."""
     env = dict(os.environ)
@@ -97,7 +114,7 @@ def platform_env(**extra: str) -> dict[str, str]:
 @pytest.fixture
 def celery_inline(settings: Any) -> Iterator[None]:
     """Run Celery tasks in the calling process (eager), also when CI configures a broker; for
-    tests of what a match does, not of how it travels (tests/foundation covers Redis)."""
+    tests of what a match does, not of how it travels (tests/workers covers Redis)."""
     import meeple.celery  # noqa: F401  configures the app from Django's settings
 
     from arena.celery_app import app

@@ -38,7 +38,7 @@ class LearningSpec:
 
 
 # Bounds are about twice the largest count seen over thousands of random playouts at every
-# player count (tests/arena/test_learning.py checks them again on fresh playouts).
+# player count (tests/learning/test_adapters.py checks them again on fresh playouts).
 SPECS: dict[str, LearningSpec] = {
     "trnd": LearningSpec(max_legal=32),
     "tri-area": LearningSpec(max_legal=24),

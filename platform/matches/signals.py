@@ -17,7 +17,7 @@ in the order the apps happen to load. Today's listeners, in order:
 Ratings come first and the competitions' tables next, so that every recording takes its locks
 in the same order (no two recordings wait for each other in a circle); the ladder, which locks
 only its own rows and the versions it holds, last. Two listeners of one hook may not share an
-order (``tests/platform/test_match_hooks.py`` holds the order above).
+order (``tests/matches/test_match_hooks.py`` holds the order above).
 """
 
 from __future__ import annotations

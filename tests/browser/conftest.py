@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import missing_service
+from tests.conftest import mark_folder, missing_service
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -30,6 +30,12 @@ CHROMIUM_ARGS = [
 #: Every wait in a test gives up after this long: generous, because CI runs two test
 #: processes and Docker on two cores, and a slow page there is not a broken one.
 TIMEOUT_MS = 30_000
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test here drives a chromium: ``-m browser`` selects them, ``-m "not browser"``
+    leaves them out."""
+    mark_folder(items, Path(__file__).parent, "browser")
 
 
 def chromium_path() -> str | None:

@@ -23,11 +23,11 @@ from playwright.sync_api import expect
 from arena.cli import EXIT_OK, main
 from arena.replay import load_replay, verify_replay
 from tests.conftest import WorkerProcess, celery_on
-from tests.foundation.test_ladder_worker import beat, site, wait_for, worker  # noqa: F401
+from tests.workers.test_ladder_worker import beat, site, wait_for, worker  # noqa: F401
 
 from .conftest import TIMEOUT_MS
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.worker, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "pw-ada-Zx81!"
 

@@ -8,7 +8,7 @@ from typing import Any
 from bots.models import Bot
 from catalog.services import sync_games
 
-from tests.platform.conftest import BOT_SOURCE
+from tests.site_fixtures import BOT_SOURCE
 
 from .conftest import shoot
 

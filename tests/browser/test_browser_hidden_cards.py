@@ -87,6 +87,7 @@ def _unknown(observation: dict[str, Any], seat: int) -> int:
     return int(observation["hand_sizes"][seat]) - public
 
 
+@pytest.mark.worker
 @pytest.mark.redis
 def test_other_hands_are_counted_backs_and_the_picture_holds_across_polls(
     page: Any,
@@ -147,6 +148,7 @@ def test_other_hands_are_counted_backs_and_the_picture_holds_across_polls(
     page.locator("#play-resign").click()
 
 
+@pytest.mark.worker
 @pytest.mark.redis
 @pytest.mark.parametrize("slug", ["tri-area", "manhattan-traffiq"])
 def test_every_games_play_page_hides_the_other_hands_and_a_resign_says_so(

@@ -22,7 +22,7 @@ from tests.conftest import REPO, WorkerProcess, celery_on, missing_service
 
 from .conftest import shoot
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.worker, pytest.mark.redis]
 PASSWORD = "Tr1cky-meeple-pw"
 LEAVE_S = 6
 

@@ -25,7 +25,7 @@ from tests.conftest import WorkerProcess
 from .conftest import shoot
 
 __all__ = ["worker"]
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.worker, pytest.mark.redis]
 
 
 def _watch(page: Any) -> tuple[list[str], list[str]]:

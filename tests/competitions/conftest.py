@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from tests.platform.conftest import (  # noqa: F401  (fixtures, found by name)
+from tests.site_fixtures import (  # noqa: F401  (fixtures, found by name)
     _celery_inline,
     _media_root,
     builtin_versions,

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.platform.conftest import (  # noqa: F401  fixtures, used by name
+from tests.resilience.redis_servers import redis_server  # noqa: F401  fixtures, used by name
+from tests.resilience.workers import workers  # noqa: F401
+from tests.site_fixtures import (  # noqa: F401  fixtures, used by name
     _celery_inline,
     _media_root,
     builtin_versions,
@@ -18,10 +20,6 @@ from tests.platform.conftest import (  # noqa: F401  fixtures, used by name
     rounds,
     trnd,
     user_bot,
-)
-from tests.resilience.conftest import (  # noqa: F401  fixtures, used by name
-    redis_server,
-    workers,
 )
 
 

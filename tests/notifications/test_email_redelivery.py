@@ -18,9 +18,14 @@ from django.contrib.auth import get_user_model
 
 from tests.conftest import celery_on
 from tests.notifications.outbox import SmtpOutbox
-from tests.resilience.conftest import wait_for
+from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(600),
+]
 
 
 def _handled(worker: Any) -> list[str]:

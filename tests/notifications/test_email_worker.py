@@ -16,7 +16,7 @@ from notifications.services import notify
 from tests.conftest import WorkerProcess, celery_on, missing_service
 from tests.notifications.outbox import sent
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.worker, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 
 def _database_url() -> str:

@@ -22,9 +22,9 @@ from ladder.models import LadderEntry
 from matches.models import Match, MatchStatus
 from notifications.models import Notification, NotificationKind
 
-from tests.platform.conftest import BOT_SOURCE
-from tests.platform.test_ladder import CRASH_SOURCE, flaky_source
-from tests.platform.test_upload_check import BROKEN
+from tests.bots.test_upload_check import BROKEN
+from tests.ladder.test_ladder import CRASH_SOURCE, flaky_source
+from tests.site_fixtures import BOT_SOURCE
 
 Kind = NotificationKind
 
@@ -82,7 +82,7 @@ def test_a_version_that_qualifies_tells_nothing(
 def test_a_suspension(
     user: Any, user_bot: Bot, builtin_versions: Any, inline: Callable[..., Any]
 ) -> None:
-    # As tests/platform/test_ladder.py: it qualifies, then crashes in every later match.
+    # As tests/ladder/test_ladder.py: it qualifies, then crashes in every later match.
     marker = Match.objects.create(game=user_bot.game, status=MatchStatus.ERROR, error="marker")
     inline(upload_version, bot=user_bot, filename="main.py", data=flaky_source(marker.pk + 1))
     entry = LadderEntry.objects.get(bot=user_bot)

@@ -10,7 +10,7 @@ from matches.services import create_match, dispatch_match
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from .conftest import BOT_SOURCE, make_zip
+from tests.site_fixtures import BOT_SOURCE, make_zip
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """The `arena` command line against a real site: pytest-django's live server answers over HTTP,
 and the upload's check and qualification match run on the eager worker path the platform's
-tests use (tests/foundation covers the same chain through Redis and a worker process).
+tests use (tests/workers covers the same chain through Redis and a worker process).
 
 Every command goes through ``arena.cli.main`` with a temporary ``XDG_CONFIG_HOME``."""
 
@@ -28,8 +28,7 @@ from rest_framework.test import APIClient
 
 from arena.cli import EXIT_BAD_INPUT, EXIT_CHECK_FAILED, EXIT_OK, EXIT_SYSTEM, main
 from arena.cli.site import Site, SiteError, Upload
-
-from .conftest import BOT_SOURCE
+from tests.site_fixtures import BOT_SOURCE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,5 +1,5 @@
 """Tournaments played round by round in each format, and ratings rebuilt from the history
-(eager mode; tests/foundation plays the same through Redis and a real worker). A league's
+(eager mode; tests/workers plays the same through Redis and a real worker). A league's
 seasons: tests/competitions/leagues/test_seasons.py."""
 
 from __future__ import annotations

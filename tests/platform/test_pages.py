@@ -11,7 +11,7 @@ from django.urls import reverse
 from matches.models import Match, MatchStatus
 from matches.services import create_match, dispatch_match
 
-from .conftest import BOT_SOURCE, make_zip
+from tests.site_fixtures import BOT_SOURCE, make_zip
 
 
 @pytest.fixture

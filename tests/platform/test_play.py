@@ -367,7 +367,7 @@ def test_the_fallback_cache_is_shared_between_processes(settings: Any, tmp_path:
 
 def test_a_persons_match_goes_to_the_people_queue_under_the_people_limit(settings: Any) -> None:
     """People's matches never reach the workers of bots' matches (deploy/SCALING.md, "People's
-    matches"); tests/foundation/test_people_queue.py plays it with real workers."""
+    matches"); tests/workers/test_people_queue.py plays it with real workers."""
     from matches.tasks import play_match, play_person_match, task_for
     from meeple.celery import app
 

@@ -3,7 +3,7 @@
 anonymously), the match page that holds the viewer, and the viewer's step JSON. One real match
 of two users' uploaded bots, each writing its own secret to stderr at every decision; a third
 user owns nothing in it. The API replay, the download and ``logs.json`` are checked role by role
-in tests/platform/test_match_logs.py."""
+in tests/matches/test_match_logs.py."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from matches.models import Match, MatchStatus
 from rest_framework.authtoken.models import Token
 
 from arena.cli import EXIT_OK, main
-from tests.platform.test_match_logs import LOGGING_BOT, SECRETS
+from tests.matches.test_match_logs import LOGGING_BOT, SECRETS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

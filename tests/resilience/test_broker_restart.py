@@ -10,18 +10,22 @@ from typing import Any
 
 import pytest
 
-from tests.resilience.conftest import (
-    assert_ratings_serial,
-    assert_recorded_once,
+from tests.resilience.arena_matches import (
     dispatch,
     slow_bot_source,
     statuses,
     sweep_past_deadlines,
-    wait_for,
     wait_status,
 )
+from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
+from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(900)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(900),
+]
 
 OUTAGE_S = 5.0  # how long the broker stays down (not a timing margin: any length would do)
 

@@ -17,15 +17,17 @@ from typing import Any
 import pytest
 
 from arena.newbot import STARTER
-from tests.resilience.conftest import (
-    assert_ratings_serial,
-    assert_recorded_once,
-    free_port,
-    wait_for,
-    wait_status,
-)
+from tests.conftest import free_port
+from tests.resilience.arena_matches import wait_status
+from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
+from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(600),
+]
 
 BUCKET = "arena-test-code"
 
@@ -87,7 +89,7 @@ def test_workers_without_shared_disk_share_a_tournament(
     from meeple.env import code_storage
 
     from tests.conftest import celery_on
-    from tests.resilience.conftest import _configured
+    from tests.resilience.arena_matches import _configured
 
     env: dict[str, str] = {}
     if storage == "s3":

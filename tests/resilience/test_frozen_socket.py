@@ -11,19 +11,18 @@ from typing import Any
 
 import pytest
 
-from tests.resilience.conftest import (
-    assert_ratings_serial,
-    assert_recorded_once,
-    database_url,
-    dispatch,
-    proxied_database_url,
-    sessions_waiting_on_locks,
-    wait_for,
-    wait_status,
-)
+from tests.resilience.arena_matches import dispatch, wait_status
+from tests.resilience.database import database_url, proxied_database_url, sessions_waiting_on_locks
+from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
 from tests.resilience.test_lease import sweep, wait_lease_lapsed
+from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(400)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(400),
+]
 
 #: The task's hard limit the sender stamps on the message (a site configured so, as Celery does).
 HARD_LIMIT_S = 45

@@ -14,20 +14,12 @@ from typing import Any
 import pytest
 
 from tests.conftest import celery_on
-from tests.resilience.conftest import (
-    assert_ratings_serial,
-    assert_recorded_once,
-    database_url,
-    dispatch,
-    proxied_database_url,
-    sessions_waiting_on_locks,
-    slow_bot_source,
-    statuses,
-    wait_for,
-    wait_status,
-)
+from tests.resilience.arena_matches import dispatch, slow_bot_source, statuses, wait_status
+from tests.resilience.database import database_url, proxied_database_url, sessions_waiting_on_locks
+from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
+from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(400)]
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True), pytest.mark.timeout(400)]
 
 #: The workers' lease: short, against the default match limit of 900 s (a deadline 16 min away).
 LEASE_S = 5
@@ -36,7 +28,7 @@ LEASE_S = 5
 def sweep(broker_url: str, now: Any = None) -> dict[str, int]:
     from matches.sweeper import sweep_matches
 
-    from tests.resilience.conftest import _configured
+    from tests.resilience.arena_matches import _configured
 
     _configured()
     with celery_on(broker_url):

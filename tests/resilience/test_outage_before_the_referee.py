@@ -11,18 +11,17 @@ from typing import Any
 
 import pytest
 
-from tests.resilience.conftest import (
-    assert_ratings_serial,
-    assert_recorded_once,
-    database_url,
-    dispatch,
-    proxied_database_url,
-    slow_bot_source,
-    wait_for,
-    wait_status,
-)
+from tests.resilience.arena_matches import dispatch, slow_bot_source, wait_status
+from tests.resilience.database import database_url, proxied_database_url
+from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
+from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(400)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(400),
+]
 
 #: The worker's match limit, and an outage longer than it (the time under test, not a margin).
 LIMIT_S = 15

@@ -13,19 +13,12 @@ from typing import Any
 
 import pytest
 
-from tests.resilience.conftest import (
-    assert_ratings_serial,
-    assert_recorded_once,
-    database_url,
-    dispatch,
-    proxied_database_url,
-    sessions_waiting_on_locks,
-    slow_bot_source,
-    wait_for,
-    wait_status,
-)
+from tests.resilience.arena_matches import dispatch, slow_bot_source, wait_status
+from tests.resilience.database import database_url, proxied_database_url, sessions_waiting_on_locks
+from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
+from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 
 IDLE_MS = 2000
 

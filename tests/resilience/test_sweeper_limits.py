@@ -10,18 +10,22 @@ from typing import Any
 import pytest
 
 from tests.conftest import descendants
-from tests.resilience.conftest import (
-    assert_ratings_serial,
-    assert_recorded_once,
+from tests.resilience.arena_matches import (
     dispatch,
     done_tasks,
     slow_bot_source,
     sweep_past_deadlines,
-    wait_for,
     wait_status,
 )
+from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
+from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(600),
+]
 
 
 def test_time_limit_records_an_error_at_once(

@@ -15,17 +15,17 @@ from typing import Any
 import pytest
 
 from tests.conftest import descendants
-from tests.resilience.conftest import (
-    assert_ratings_serial,
-    assert_recorded_once,
-    database_url,
-    dispatch,
-    slow_bot_source,
-    wait_for,
-    wait_status,
-)
+from tests.resilience.arena_matches import dispatch, slow_bot_source, wait_status
+from tests.resilience.database import database_url
+from tests.resilience.invariants import assert_ratings_serial, assert_recorded_once
+from tests.resilience.waits import wait_for
 
-pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
+pytestmark = [
+    pytest.mark.worker,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(300),
+]
 
 LIMIT_S = 3
 

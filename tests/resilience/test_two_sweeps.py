@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.resilience.conftest import _configured, dispatch
+from tests.resilience.arena_matches import _configured, dispatch
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 

@@ -23,7 +23,7 @@ from tests.conftest import REPO, celery_on, descendants
 
 from .conftest import docker_or_fail
 
-pytestmark = [pytest.mark.docker, pytest.mark.redis]
+pytestmark = [pytest.mark.worker, pytest.mark.docker, pytest.mark.redis]
 
 FIRST_LEGAL = """\
 import json, sys

@@ -17,6 +17,8 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import TIMEOUT_MS, _celery_inline, browser  # noqa: F401  fixtures
 
+pytestmark = pytest.mark.browser  # chromium, as the tests in tests/browser
+
 CSP_WORDS = ("Content Security Policy", "Content-Security-Policy")
 
 

@@ -3,7 +3,7 @@ lost check: one whose worker died is sent again after the check's patience (its 
 margin, not the queue's 30 minutes), a failed send at the next sweep, whether or not the game has
 its ladder on; stored code that no longer matches its hash holds the version for staff and ends
 its check (no retry for ever). The checks run inline here (eager), as a builds worker runs them;
-tests/foundation/test_builds_queue.py sends them through Redis to real workers."""
+tests/workers/test_builds_queue.py sends them through Redis to real workers."""
 
 from __future__ import annotations
 
@@ -22,8 +22,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.conftest import celery_on
-
-from .conftest import BOT_SOURCE
+from tests.site_fixtures import BOT_SOURCE
 
 SECOND = timedelta(seconds=1)
 

@@ -19,7 +19,7 @@ from ladder.models import LadderEntry, LadderMatch
 from matches.models import Match, MatchKind, MatchStatus
 from ratings.models import RatingChange
 
-from .conftest import BOT_SOURCE
+from tests.site_fixtures import BOT_SOURCE
 
 CRASH_SOURCE = b"""import sys
 sys.stderr.write("secret-trace: boom on line one\\n")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import celery_on
-from tests.foundation.test_people_queue import _wait, start_worker
+from tests.workers.test_people_queue import _wait, start_worker
 
 __all__ = ["start_worker"]
 

@@ -23,8 +23,7 @@ from arena.contract import SeatSpec
 from sandbox.bundle import BundleError
 from tests.language_bots import BOTS, BROKEN
 from tests.security.badfiles import BOMB_METHODS, REFUSED, bomb
-
-from .conftest import BOT_SOURCE, make_zip
+from tests.site_fixtures import BOT_SOURCE, make_zip
 
 JS = BOTS["javascript"][1]
 

@@ -16,7 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from matches.models import Match
 
-from .conftest import BOT_SOURCE, make_zip
+from tests.site_fixtures import BOT_SOURCE, make_zip
 
 BROKEN = b"import sys\n\ndef broken(:\n    pass\n"
 

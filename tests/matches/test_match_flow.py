@@ -45,8 +45,7 @@ def test_spec_names_code_by_version_and_hash(trnd, builtin_versions, user_bot) -
     from bots.services import upload_version
 
     from arena.contract import MatchSpec
-
-    from .conftest import BOT_SOURCE
+    from tests.site_fixtures import BOT_SOURCE
 
     v = upload_version(bot=user_bot, filename="main.py", data=BOT_SOURCE)
     match = create_match(
@@ -133,7 +132,7 @@ def test_uploaded_bots_play_in_the_sandbox(
     Docker as in production; in the process sandbox only because the organiser allows it."""
     from bots.services import create_bot, upload_version
 
-    from .conftest import BOT_SOURCE, make_zip
+    from tests.site_fixtures import BOT_SOURCE, make_zip
 
     if backend == "docker":
         request.getfixturevalue("docker_client")
@@ -181,7 +180,7 @@ def test_uploads_refused_by_the_process_sandbox_unless_allowed(
     system error (never rated) with a message that says what to do."""
     from bots.services import create_bot, upload_version
 
-    from .conftest import BOT_SOURCE
+    from tests.site_fixtures import BOT_SOURCE
 
     settings.ARENA_SANDBOX = "process"
     settings.ARENA_ALLOW_UNSAFE_SANDBOX = False

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from arena.cli import EXIT_OK, main
 from arena.cli.site import Site
 from tests.conftest import WorkerProcess, celery_on, missing_service
-from tests.foundation.test_ladder_worker import GOOD
+from tests.workers.test_ladder_worker import GOOD
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 

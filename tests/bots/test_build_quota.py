@@ -17,7 +17,7 @@ from bots.services import upload_version
 from django.db.models import F
 from django.utils import timezone
 
-from .conftest import BOT_SOURCE
+from tests.site_fixtures import BOT_SOURCE
 
 SECOND = timedelta(seconds=1)
 

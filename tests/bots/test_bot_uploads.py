@@ -9,7 +9,7 @@ from bots.services import create_bot, upload_version
 from bots.validation import validate_bot_file
 from django.core.exceptions import ValidationError
 
-from .conftest import BOT_SOURCE, make_zip
+from tests.site_fixtures import BOT_SOURCE, make_zip
 
 CAP = 10_000
 

@@ -17,7 +17,7 @@ from sandbox.languages import get_language
 from tests.conftest import REPO, WorkerProcess, celery_on
 
 # ``beat``: the Python ladder test's beat (ladder.tick every second), on this module's site.
-from tests.foundation.test_ladder_worker import _database_url, beat, signed_up, wait_for  # noqa: F401
+from tests.workers.test_ladder_worker import _database_url, beat, signed_up, wait_for  # noqa: F401
 
 pytestmark = [pytest.mark.redis, pytest.mark.docker, pytest.mark.django_db(transaction=True)]
 

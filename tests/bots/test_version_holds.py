@@ -28,8 +28,7 @@ from matches.services import create_match, dispatch_match
 
 from arena import seat_start
 from sandbox.base import SandboxError
-
-from .conftest import BOT_SOURCE
+from tests.site_fixtures import BOT_SOURCE
 
 
 @pytest.fixture(autouse=True)

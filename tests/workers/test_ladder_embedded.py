@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.conftest import REPO, descendants, platform_env
+from tests.conftest import REPO, descendants, free_port, platform_env
 
 pytestmark = pytest.mark.slow
 
@@ -34,12 +33,6 @@ for line in sys.stdin:
     else:
         break
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture

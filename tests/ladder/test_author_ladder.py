@@ -21,7 +21,8 @@ from matches.services import create_match, dispatch_match
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from .conftest import BOT_SOURCE
+from tests.site_fixtures import BOT_SOURCE
+
 from .test_ladder import flaky_source
 
 

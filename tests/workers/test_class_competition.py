@@ -23,14 +23,14 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.conftest import WorkerProcess, beat_process, celery_on
-from tests.foundation.test_ladder_worker import (
+from tests.notifications.outbox import sent
+from tests.workers.test_ladder_worker import (
     LADDER_ENV,
     _database_url,
     signed_up,
     upload,
     wait_for,
 )
-from tests.notifications.outbox import sent
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 

@@ -15,7 +15,8 @@ from matches.models import Match, MatchKind
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from .conftest import BOT_SOURCE
+from tests.site_fixtures import BOT_SOURCE
+
 from .test_ladder import CRASH_SOURCE
 
 

@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import REPO, descendants, platform_env
-from tests.foundation.test_ladder_embedded import free_port
+from tests.conftest import REPO, descendants, free_port, platform_env
 
 pytestmark = pytest.mark.slow
 
