@@ -8,7 +8,7 @@ class BotsConfig(AppConfig):
     def ready(self) -> None:
         from arena.codestore import register_fetcher
         from bots import receivers  # noqa: F401  the games' bot counters
-        from bots.code_store import artifact_digest, fetch_artifact, fetch_version_code
+        from bots.stored_code import artifact_digest, fetch_artifact, fetch_version_code
 
         # Workers fetch uploaded code (and compiled languages' builds) by version id through
         # the storage API (no shared disk).
