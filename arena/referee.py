@@ -18,8 +18,6 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from celery.exceptions import SoftTimeLimitExceeded
-
 from arena import protocol as p
 from arena.botspec import BotSpec, BotSpecError, parse_bot_spec
 from arena.contract import TimeControl
@@ -60,6 +58,7 @@ def run_match(
     human_time: HumanTime | None = None,
     deadline_s: float | None = None,
     resume: Resume | None = None,
+    interrupts: tuple[type[BaseException], ...] = (),
 ) -> MatchOutcome:
     """Play one match; each bot is a path (``.py``, folder, ``.zip``), ``builtin:NAME``, or
     ``human``: a person asked through the ``human`` channel under ``human_time``.
@@ -71,7 +70,11 @@ def run_match(
     time limit: enforced here, it holds in every pool, Celery's solo pool (no timers) too.
 
     ``resume``: play on from a recorded match's position (arena/resume.py) instead of the
-    start; the caller passes the record's game, seed and options."""
+    start; the caller passes the record's game, seed and options.
+
+    ``interrupts``: exceptions that stop the match from outside it (a worker's own time limit:
+    ``arena.tasks.play`` passes Celery's, so that this module knows no task queue). They are
+    raised on to the caller once the bots are stopped, never recorded as the match's error."""
     # -- check the input before anything starts ---------------------------------------------
     g = registry.get_game(game)
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -95,6 +98,7 @@ def run_match(
     if deadline_s is not None:
         match.deadline = MatchDeadline.after(deadline_s)
     match.resume = resume
+    match.interrupts = interrupts
     match.run(state if resume is None else resume.state, sandbox)
     return match.outcome()
 
@@ -142,6 +146,8 @@ class _Match:
         #: When the match must end (``deadline_s``), or None: no limit.
         self.deadline: MatchDeadline | None = None
         self.resume: Resume | None = None
+        #: Raised on, not recorded (``run_match(interrupts=...)``).
+        self.interrupts: tuple[type[BaseException], ...] = ()
 
     # -- running -----------------------------------------------------------------------------
 
@@ -160,11 +166,13 @@ class _Match:
             self._fail(f"sandbox: {e}")
         except PastDeadline as e:
             self._fail(str(e))
-        except SoftTimeLimitExceeded:
-            # A worker's own time limit (Celery's, in a prefork pool; the referee's deadline
-            # usually comes first): its task records "the match took over N s" (matches.playing).
-            raise
-        except Exception as e:  # an engine or built-in bot bug: a system error, not a fault
+        except Exception as e:
+            if isinstance(e, self.interrupts):
+                # A worker's own time limit (Celery's, in a prefork pool; the referee's deadline
+                # usually comes first): its task records "the match took over N s"
+                # (matches.playing).
+                raise
+            # An engine or built-in bot bug: a system error, not a fault.
             self._fail(f"{type(e).__name__}: {e}")
         finally:
             self._close_all()

@@ -8,9 +8,16 @@ import platform as _stdlib_platform  # proves the standard library is not shadow
 import socket
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
+
 from arena.celery_app import app
+from arena.codestore import CodeFetchError, resolve
 from arena.contract import ContractError, MatchSpec
+from arena.human import HUMAN, channel_for
 from arena.outcome import MatchOutcome
+from arena.referee import run_match as referee_run_match
+from sandbox import get_sandbox, require_boundary
+from sandbox.base import SandboxError
 
 
 @app.task(name="arena.ping")
@@ -36,13 +43,8 @@ def play(
     sandbox that is a security boundary unless this worker allows otherwise
     (``ARENA_ALLOW_UNSAFE_SANDBOX``). Anything that stops the match from being played comes back
     as an ``error`` outcome, so the caller always has something to record. ``deadline_s``: the
-    match's time limit, which the referee enforces itself (see ``arena.referee.run_match``)."""
-    from arena.codestore import CodeFetchError, resolve
-    from arena.human import HUMAN, channel_for
-    from arena.referee import run_match as referee_run_match
-    from sandbox import get_sandbox, require_boundary
-    from sandbox.base import SandboxError
-
+    match's time limit, which the referee enforces itself (see ``arena.referee.run_match``);
+    the worker's own soft time limit, should it fire first, is raised on to the caller."""
     if allow_unsafe is None:
         allow_unsafe = os.environ.get("ARENA_ALLOW_UNSAFE_SANDBOX", "").lower() in _TRUE
     try:
@@ -61,6 +63,8 @@ def play(
             human=human,
             human_time=human_time,
             deadline_s=deadline_s,
+            # Celery's soft time limit reaches the caller (matches.playing records it).
+            interrupts=(SoftTimeLimitExceeded,),
         )
     except (ValueError, SandboxError, CodeFetchError) as exc:
         # A bad bundle's own message may name files of a private zip: the match's error is

@@ -20,6 +20,8 @@ from typing import Any
 
 from celery import signals
 
+from sandbox.shutdown import release_all
+
 log = logging.getLogger(__name__)
 
 #: How the process ends when its task overran: what a supervisor's logs show.
@@ -72,8 +74,6 @@ def _disarm(task_id: str = "", **_: Any) -> None:
 
 def overdue(name: str, task_id: str, limit: float) -> None:
     """The task overran its hard limit: release the sandbox (boundedly) and end the process."""
-    from sandbox.shutdown import release_all
-
     log.critical(
         "task %s[%s] still running past its hard time limit of %.0f s: ending this worker "
         "process so that its delivery comes back (watchdog of the solo pool)",

@@ -20,6 +20,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from games.rng import Rng
+
 JSON = Any
 Action = JSON
 
@@ -240,8 +242,6 @@ class Bot(ABC):
         self.seat = seat
         self.players = players
         self.options = options
-        from games.rng import Rng
-
         self.rng = Rng(seed)
 
     @abstractmethod

@@ -30,6 +30,7 @@ def register(sub: Subcommands) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
     from arena.newbot import new_bot
 
     written = new_bot(args.game, args.dir, lang=args.lang, force=args.force)

@@ -87,6 +87,7 @@ def _results_table(outcome: Any) -> Table:
 
 
 def run(args: argparse.Namespace) -> int:
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
     from arena.referee import run_match
 
     if args.from_replay is not None:
@@ -120,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
 
 def human_seat(bots: list[str], human_move_ms: int | None) -> dict[str, Any]:
     """``run_match``'s human channel and clock when a seat is ``human``."""
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
     from arena.human import HUMAN, HumanTime, TerminalChannel
 
     if HUMAN not in bots:
@@ -130,6 +132,7 @@ def human_seat(bots: list[str], human_move_ms: int | None) -> dict[str, Any]:
 
 def report(outcome: Any, args: argparse.Namespace, extra: dict[str, Any] | None = None) -> int:
     """Write the replay, print the outcome (``extra``: more keys for ``--json``); the exit code."""
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
     from arena.replay import save_replay
 
     if args.replay:

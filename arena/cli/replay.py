@@ -58,6 +58,7 @@ def register(sub: Subcommands) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
     from arena.replay import load_replay, verify_replay
 
     doc = load_replay(args.file)

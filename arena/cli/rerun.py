@@ -8,10 +8,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.shared import UsageError, stdout
+from arena.contract import TimeControl
 from arena.protocol import canonical
 
 if TYPE_CHECKING:
-    from arena.contract import TimeControl
     from arena.outcome import MatchOutcome
 
 #: The options whose default, in a re-run, is the record's value (so they default to None).
@@ -50,7 +50,6 @@ def add_rerun_args(p: argparse.ArgumentParser) -> None:
 
 def time_control(args: argparse.Namespace, base: TimeControl) -> TimeControl:
     """The time options given, the rest from ``base``."""
-    from arena.contract import TimeControl
 
     return TimeControl(
         **{
@@ -81,6 +80,7 @@ def _recorded_others(doc: dict[str, Any], seat: int) -> dict[int, str]:
     """Who plays each other seat once the game leaves the record: the recorded built-in; the
     recorded uploaded version itself when it is the caller's (fetched from the site they are
     logged in to); else the game's own built-in. Says on stderr which seats fell back."""
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
     from arena.cli.owned_code import OwnedCode, version_id
 
     owned: OwnedCode | None = None
@@ -105,6 +105,7 @@ def _recorded_others(doc: dict[str, Any], seat: int) -> dict[int, str]:
 def _default_other(doc: dict[str, Any], seat: int) -> str:
     """The recorded built-in of ``seat`` (its own code, warmed up on the record), else the
     game's strongest built-in (a random mover is no test of a bot that left the record)."""
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
     from games import registry
 
     known = list(registry.bots(doc["game"]))
@@ -119,7 +120,8 @@ def play_from_replay(
     args: argparse.Namespace, human: dict[str, Any]
 ) -> tuple[MatchOutcome, dict[str, Any]]:
     """Play the re-run the arguments ask for; its outcome and :func:`arena.resume.compare`."""
-    from arena.contract import TimeControl
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
     from arena.referee import run_match
     from arena.replay import load_replay
     from arena.resume import Resume, ResumeError, compare

@@ -6,12 +6,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from rich.console import Console
 
-if TYPE_CHECKING:
-    from arena.referee import TimeControl
+from arena.contract import TimeControl
 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
@@ -128,8 +127,6 @@ def game_options(pairs: list[str]) -> dict[str, Any]:
 
 
 def time_control(args: argparse.Namespace) -> TimeControl:
-    from arena.referee import TimeControl
-
     return TimeControl(start_ms=args.start_ms, move_ms=args.move_ms, bank_ms=args.bank_ms)
 
 

@@ -31,7 +31,7 @@ from urllib import error as urlerror
 from urllib import parse, request
 
 from arena.cli.redirects import OPENER, RedirectRefused
-from arena.cli.shared import EXIT_BAD_INPUT, EXIT_SYSTEM
+from arena.cli.shared import EXIT_BAD_INPUT, EXIT_SYSTEM, stderr
 
 CREDENTIALS = "credentials.json"
 USER_AGENT = "meeple-arena-cli/1"
@@ -372,7 +372,6 @@ def _one_line(value: Any) -> str:
 
 def site_command(run: Callable[..., int]) -> Callable[..., int]:
     """A command's ``run`` whose :class:`SiteError` becomes its one line and exit code."""
-    from arena.cli.shared import stderr
 
     @functools.wraps(run)
     def wrapped(*args: Any, **kwargs: Any) -> int:

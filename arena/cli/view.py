@@ -33,6 +33,8 @@ def register_view(actions: Subcommands) -> None:
 
 
 def run_view(args: argparse.Namespace) -> int:
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
     from arena.replay import ReplayError, load_replay
     from arena.viewer.steps import ReplayUnavailable
 
@@ -57,6 +59,7 @@ def run_view(args: argparse.Namespace) -> int:
 
 def _drawn(doc: dict[str, Any]) -> str:
     """The page, under a progress bar on a terminal: a long match is thousands of pictures."""
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
     from arena.viewer.offline import viewer_page
 
     if not sys.stderr.isatty():

@@ -34,6 +34,8 @@ def register_why(actions: Subcommands) -> None:
 
 
 def run_why(args: argparse.Namespace) -> int:
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
     from arena.replay import load_replay
     from arena.why import explain
 
@@ -62,6 +64,7 @@ def _withheld(doc: dict[str, Any], seat: int, bot: str) -> bool:
 
 
 def _print(found: dict[str, Any], file: str, withheld: bool = False) -> None:
+    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
     from arena.why import NO_LOGS
 
     out = stdout()

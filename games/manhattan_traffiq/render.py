@@ -8,6 +8,7 @@ Nodes sit every 4 columns and 2 rows. Borders: ``---``/``|`` beige, ``===``/``I`
 from __future__ import annotations
 
 from games.base import JSON, GameError
+from games.manhattan_traffiq.board import Board
 from games.manhattan_traffiq.components import rotate
 
 _H = {"B": "---", "R": "===", "G": "ggg", "U": "~~~"}
@@ -35,8 +36,6 @@ def render_text(state_json: dict[str, JSON], viewer: int | None = None) -> str:
         canvas[cy + 1][cx + 4] = _V[edges[1]]
         for nx, ny in ((cx, cy), (cx + 4, cy), (cx, cy + 2), (cx + 4, cy + 2)):
             canvas[ny][nx] = "+"
-    from games.manhattan_traffiq.board import Board
-
     board = Board.from_placed([tuple(t) for t in state_json["tiles"]])
     for i, j in board.spots:
         canvas[2 * (j - y0)][4 * (i - x0)] = "o"

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from bots import checks
+from bots import upload_check
 from bots.models import BotVersion, VersionStatus
 
 log = logging.getLogger(__name__)
@@ -87,7 +87,7 @@ def waiting_reason(owner_id: int, now: datetime) -> str:
 
 def run_counted(version_id: int, now: datetime | None = None) -> str:
     """One delivery of a version's check (``bots.tasks.check_version``): not run (``"waiting"``)
-    while its owner is over the quota, else run (``checks.run_check``), its start noted (the
+    while its owner is over the quota, else run (``upload_check.run_check``), its start noted (the
     sweeper's patience runs from it) and, once it ended, its duration kept as build time."""
     now = now or timezone.now()
     row = (
@@ -103,7 +103,7 @@ def run_counted(version_id: int, now: datetime | None = None) -> str:
     # A reason shown while it waited is stale once it runs.
     BotVersion.objects.filter(pk=version_id).update(check_started_at=now, status_reason="")
     started = time.monotonic()
-    status = checks.run_check(version_id)
+    status = upload_check.run_check(version_id)
     if status in CONCLUDED:
         BotVersion.objects.filter(pk=version_id).update(check_seconds=time.monotonic() - started)
     return status

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from bots import build_quota, checks
+from bots import build_quota, check_sending
 from bots.models import BotVersion, VersionStatus
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ def resend(version_id: int, now: datetime) -> bool | None:
     if not taken:
         return None
     log.warning("check of version %s was lost: sending it again", version_id)
-    if checks.deliver_check(version_id):
+    if check_sending.deliver_check(version_id):
         return True
     BotVersion.objects.filter(pk=version_id, check_sent_at=now).update(check_sent_at=None)
     return False

@@ -13,8 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from bots.code_store import fetch_version_code
 from bots.models import BotVersion
+from bots.stored_code import fetch_version_code
 
 
 class VersionCodeSerializer(serializers.Serializer):

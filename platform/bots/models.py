@@ -12,6 +12,8 @@ from django.conf import settings
 from django.core.validators import MaxLengthValidator, ProhibitNullCharactersValidator
 from django.db import models
 
+from arena.bot_code import LANGUAGES
+
 #: A bot's description: a paragraph, not a document (checked by forms, serializers, full_clean).
 DESCRIPTION_MAX = 2000
 
@@ -157,8 +159,6 @@ class BotVersion(models.Model):
     @property
     def language_name(self) -> str:
         """Its language as people read it ("C++20 (g++ 12)"), from ``sandbox.languages``."""
-        from arena.bot_code import LANGUAGES
-
         lang = LANGUAGES.get(self.language)
         return lang.name if lang is not None else self.language
 

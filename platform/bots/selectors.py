@@ -43,10 +43,6 @@ def latest_versions(bots: QuerySet[Bot] | list[Bot]) -> list[BotVersion]:
     return [found[b.pk] for b in bots if b.pk in found]
 
 
-def versions_of(bot: Bot) -> QuerySet[BotVersion]:
-    return bot.versions.order_by("-number")
-
-
 def current_versions(game: Game) -> dict[int, BotVersion]:
     """The version each bot of ``game`` plays with now (``playing_versions``: pinned while
     active, else its newest active one; bots with no qualified version are left out), by bot

@@ -15,6 +15,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from arena.botspec import HUMAN
+from bots.check_sending import send_check
 from bots.models import Bot, BotVersion, VersionStatus
 from bots.notices import version_failed
 from bots.validation import validate_upload
@@ -72,7 +73,7 @@ def upload_version(
     """Check the file's structure (cheap: no compiling here) and store it as a new version of
     ``bot`` (number = last + 1, status ``checking``).
 
-    Once committed, a worker checks its code (``bots.checks``: compiling ``main.py`` with
+    Once committed, a worker checks its code (``bots.upload_check``: compiling ``main.py`` with
     limits); a version that passes then qualifies. The same bytes as an earlier version of
     this bot raise :class:`DuplicateUpload`. ``language``: the uploader's choice, needed only
     when the files could be several languages' bots."""
@@ -98,14 +99,8 @@ def upload_version(
     )
     version.code.save(bundle.stored_name, ContentFile(data), save=False)
     version.save()
-    transaction.on_commit(lambda: _send_check(version.pk), robust=True)
+    transaction.on_commit(lambda: send_check(version.pk), robust=True)
     return version
-
-
-def _send_check(version_id: int) -> None:
-    from bots.checks import send_check  # bots.checks builds on this module
-
-    send_check(version_id)
 
 
 def set_version_status(

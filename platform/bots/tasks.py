@@ -1,5 +1,5 @@
 """The bots' Celery tasks: checking an uploaded version's code on a builds worker
-(``bots.checks``, within its owner's build time: ``bots.build_quota``), and the sweeper that
+(``bots.upload_check``, within its owner's build time: ``bots.build_quota``), and the sweeper that
 sends lost checks again (``bots.check_sweeper``). deploy/SCALING.md, "Builds"."""
 
 from __future__ import annotations
@@ -7,10 +7,11 @@ from __future__ import annotations
 from celery import shared_task
 
 from bots import build_quota, check_sweeper
+from bots.check_sending import CHECK_TASK
 
 
 @shared_task(
-    name="bots.check_version",
+    name=CHECK_TASK,
     ignore_result=True,
     # Routed to settings.BUILDS_QUEUE (CELERY_TASK_ROUTES): never on a match worker.
     soft_time_limit=check_sweeper.CHECK_SOFT_LIMIT_S,

@@ -2,9 +2,8 @@
 validator that the API, the pages, the command line and the sandbox share (so what is accepted
 always unpacks), and the bot's language (recognised from its files, or the uploader's choice
 where they allow several). It is structural and cheap (size, zip members, a bot's source
-present and UTF-8): the
-web request answers at once, and compiling happens on a worker (``bots.checks``). Errors become
-Django ``ValidationError`` with the uploader's message."""
+present and UTF-8): the web request answers at once, and compiling happens on a worker
+(``bots.upload_check``). Errors become Django ``ValidationError`` with the uploader's message."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.urls import register_converter
+
+from foundation.converters import IdConverter
 
 
 class FoundationConfig(AppConfig):
@@ -6,9 +9,5 @@ class FoundationConfig(AppConfig):
     verbose_name = "Foundation (what every app stands on)"
 
     def ready(self) -> None:
-        from django.urls import register_converter
-
-        from foundation.converters import IdConverter
-
         # Every URL map of the site uses <id:...>: registered before any of them is read.
         register_converter(IdConverter, "id")

@@ -24,6 +24,8 @@ from django.core.cache.backends.redis import RedisCache
 from django.db import connections, router
 from django.utils import timezone
 
+from foundation.models import RateCount
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -82,8 +84,6 @@ def _add(
 def _add_in_table(current: str, previous: str, ttl: int, delta: int) -> tuple[int, int]:
     """The embedded default's counter: one upsert that adds ``delta`` and returns the new
     value (atomic in SQLite and PostgreSQL alike), and one read of the previous window."""
-    from foundation.models import RateCount
-
     db = router.db_for_write(RateCount)
     connection = connections[db]
     table = connection.ops.quote_name(RateCount._meta.db_table)
@@ -107,7 +107,5 @@ def _add_in_table(current: str, previous: str, ttl: int, delta: int) -> tuple[in
 def sweep_expired() -> int:
     """Delete the counters of windows gone by (the periodic ``foundation.sweep_rate_counts``);
     how many. Requests never do it: a request's queries stay the same from one to the next."""
-    from foundation.models import RateCount
-
     deleted, _ = RateCount.objects.filter(expires__lt=timezone.now()).delete()
     return deleted

@@ -18,16 +18,23 @@ from celery import current_app
 log = logging.getLogger(__name__)
 
 
+def send_named(name: str, args: Sequence[Any] = (), kwargs: dict[str, Any] | None = None) -> str:
+    """Put one message for task ``name`` on the broker (inline when eager); its task id. Raises
+    what the broker raised (inline: what the task raised), for a caller that tells them apart."""
+    if current_app.conf.task_always_eager:
+        if name not in current_app.tasks:
+            current_app.autodiscover_tasks(force=True)
+        # Eager, apply_async runs it here and raises what it raised (task_eager_propagates).
+        task = current_app.tasks[name]
+        return str(task.apply_async(args=list(args), kwargs=kwargs or {}).id or "")
+    return str(current_app.send_task(name, args=list(args), kwargs=kwargs or {}).id or "")
+
+
 def send_by_name(name: str, args: Sequence[Any] = (), kwargs: dict[str, Any] | None = None) -> bool:
     """Put one message for task ``name`` on the broker (inline when eager); False, logged,
     when it could not be sent (the broker is down): the caller's sweeper sends it again."""
     try:
-        if current_app.conf.task_always_eager:
-            if name not in current_app.tasks:
-                current_app.autodiscover_tasks(force=True)
-            current_app.tasks[name].apply(args=list(args), kwargs=kwargs or {}, throw=True)
-        else:
-            current_app.send_task(name, args=list(args), kwargs=kwargs or {})
+        send_named(name, args, kwargs)
     except Exception:
         log.warning("task %s%s not sent", name, tuple(args) or "", exc_info=True)
         return False

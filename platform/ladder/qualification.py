@@ -8,13 +8,19 @@ from __future__ import annotations
 import random
 
 from bots.models import BotVersion, VersionStatus
-from bots.services import SYSTEM_USERNAME, set_version_status, trusted_owner
+from bots.services import (
+    SYSTEM_USERNAME,
+    ensure_builtin_bots,
+    set_version_status,
+    trusted_owner,
+)
 from catalog.models import Game
 from django.conf import settings
 from django.db import transaction
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
 from matches.services import create_match
 
+from arena.bot_code import boundary_refusal
 from ladder.entries import join_ladder
 from ladder.models import LadderMatch
 from ladder.sending import local_worker, send_on_commit
@@ -29,8 +35,6 @@ def sandbox_refusal() -> str:
     (an ``error`` match) tells."""
     if settings.ARENA_ALLOW_UNSAFE_SANDBOX:
         return ""
-    from arena.bot_code import boundary_refusal
-
     return boundary_refusal(settings.ARENA_SANDBOX)
 
 
@@ -47,8 +51,6 @@ def _qualification_opponents(game: Game, seats: int) -> list[BotVersion]:
         .order_by("bot__name", "-number")
     )
     if not builtins:
-        from bots.services import ensure_builtin_bots
-
         builtins = [b.latest_version() for b in ensure_builtin_bots(game)]  # type: ignore[misc]
     # Built-ins may repeat: a qualification match is unrated.
     return [builtins[i % len(builtins)] for i in range(seats)]

@@ -5,32 +5,26 @@ The dependency points ladder -> bots, matches: neither of them imports the ladde
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from bots.signals import version_checked
 from django.db import transaction
 from django.dispatch import receiver
 from foundation import stamps
+from foundation.task_sending import send_by_name
 from matches.signals import match_failed, match_finished
 from ratings.selectors import board_stamp_key
 
 from ladder import error_streaks, results
 from ladder.selectors import history_stamp_key
-
-log = logging.getLogger(__name__)
+from ladder.sending import QUALIFY_TASK
 
 
 @receiver(version_checked, dispatch_uid="ladder.qualify_upload")
 def _qualify_upload(sender: Any, version: Any, **_: Any) -> None:
     # Sent once a worker's check of its code commits: a task makes the qualification match at
-    # once (the next tick would too, should the message be lost).
-    from ladder.tasks import qualify
-
-    try:
-        qualify.delay(version.pk)
-    except Exception:  # the broker is down: the upload is stored, the next tick qualifies it
-        log.warning("qualification of version %s not sent", version.pk, exc_info=True)
+    # once (the next tick would too, should the message be lost: send_by_name logs it).
+    send_by_name(QUALIFY_TASK, [version.pk])
 
 
 #: Last of the match's listeners: see ``matches.signals`` for the order and why.

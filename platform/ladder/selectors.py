@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
+from ratings.models import Rating
 
 from ladder.models import LadderEntry, LadderMatch
 
@@ -47,8 +48,6 @@ def busy_bot_ids(game: Game) -> set[int]:
 
 def rating_rows(game: Game) -> dict[int, tuple[float, float, int]]:
     """``bot_id -> (mu, sigma, matches_played)`` for the rated bots of ``game``."""
-    from ratings.models import Rating
-
     return {
         bot: (mu, sigma, played)
         for bot, mu, sigma, played in Rating.objects.filter(game=game)
@@ -158,11 +157,6 @@ def qualification_matches(versions: list[BotVersion]) -> dict[int, int]:
     return out
 
 
-def ladder_table(game: Game) -> dict[int, LadderEntry]:
-    """``bot id -> entry`` for a game's ladder (its size, not its history)."""
-    return {e.bot_id: e for e in LadderEntry.objects.filter(game=game)}
-
-
 def challenges_left(user: Any) -> int:
     used = LadderMatch.objects.filter(
         kind=MatchKind.CHALLENGE,
@@ -187,8 +181,6 @@ def challenge_candidates(bot: Bot, limit: int = 30) -> list[Bot]:
 
 
 def ratings_of(game: Game, bot_ids: list[int]) -> dict[int, Any]:
-    from ratings.models import Rating
-
     return {r.bot_id: r for r in Rating.objects.filter(game=game, bot_id__in=bot_ids)}
 
 
@@ -196,8 +188,6 @@ def ladder_board(game: Game) -> QuerySet[LadderEntry]:
     """A game's ladder entries, best rated first (unrated last), then by name: ordered in the
     query (each entry's ordinal by a subquery on the ratings' unique (bot, game) index), so
     that a page of it reads only its own rows."""
-    from ratings.models import Rating
-
     ordinal = Rating.objects.filter(game=game, bot_id=OuterRef("bot_id")).values("ordinal")
     return (
         LadderEntry.objects.filter(game=game)

@@ -8,6 +8,9 @@ from django.db import transaction
 from matches.models import Match
 from matches.services import dispatch_match
 
+#: The qualification of one checked upload (``ladder.tasks``), sent by name.
+QUALIFY_TASK = "ladder.qualify"
+
 
 def send_on_commit(match: Match) -> None:
     """Send ``match`` to the workers once the transaction that made it commits."""

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bots.models import BotVersion
 from celery import shared_task
 
 from ladder import qualification, services
+from ladder.sending import QUALIFY_TASK
 
 
 @shared_task(name="ladder.tick", ignore_result=True)
@@ -16,11 +18,9 @@ def tick() -> list[dict[str, Any]]:
     return [vars(r) for r in services.run_ladders()]
 
 
-@shared_task(name="ladder.qualify", ignore_result=True)
+@shared_task(name=QUALIFY_TASK, ignore_result=True)
 def qualify(version_id: int) -> int | None:
     """Start the qualification match of one uploaded version."""
-    from bots.models import BotVersion
-
     version = BotVersion.objects.filter(pk=version_id).first()
     if version is None:
         return None

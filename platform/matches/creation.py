@@ -9,6 +9,7 @@ from typing import Any
 
 from bots.models import Bot, BotVersion, VersionStatus
 from catalog.models import Game
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -131,8 +132,6 @@ def _checked_setup(
     time = check_time_control(time_control)
     if time_control:
         # A time control given for these matches (the site's default is the operator's own).
-        from matches.services import time_limit_s  # services imports this module
-
         check_fits_limit(time, time_limit_s(kind))
     for versions in seatings:
         if not game.min_players <= len(versions) <= game.max_players:
@@ -145,6 +144,13 @@ def _checked_setup(
         # a seat that waits for a person nobody sent: only the play page seats people
         raise ValidationError("A person's seat can only be taken on the play page, not by a bot.")
     return options, time
+
+
+def time_limit_s(kind: str) -> int:
+    """How long a worker may play a match: people think longer than bots."""
+    if kind == MatchKind.HUMAN:
+        return int(getattr(settings, "ARENA_HUMAN_MATCH_TIME_LIMIT_S", 3 * 3600))
+    return int(settings.ARENA_MATCH_TIME_LIMIT_S)
 
 
 def _check_bots_game(game: Game, versions: Sequence[BotVersion]) -> None:

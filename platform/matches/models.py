@@ -7,6 +7,7 @@ from typing import Any
 from django.db import models
 
 from arena import contract
+from matches import replay_cache
 
 #: A match's life and a seat's ending, as ``arena.contract`` defines them (never restated here).
 MatchStatus = models.TextChoices(  # type: ignore[call-overload]  # stubs lack the functional API
@@ -101,9 +102,29 @@ class Match(models.Model):
     def replay(self) -> dict[str, Any] | None:
         """The decoded replay document (its own table, :class:`ReplayDocument`), or None.
         One query, plus a decode unless this process decoded it recently."""
-        from matches.replays import load_replay
+        return ReplayDocument.objects.document_of(self.pk) if self.pk else None
 
-        return load_replay(self.pk) if self.pk else None
+
+class ReplayDocuments(models.Manager["ReplayDocument"]):
+    """Reading stored replays by match: the decoded copy comes from ``matches.replay_cache``."""
+
+    def sha_of(self, match_id: int) -> str | None:
+        return self.filter(match_id=match_id).values_list("sha256", flat=True).first()
+
+    def data_of(self, sha: str, match_id: int | None = None) -> bytes | None:
+        """The stored gzip bytes with this SHA-256 (of ``match_id``'s replay, when given)."""
+        rows = self.filter(sha256=sha)
+        if match_id is not None:
+            rows = rows.filter(match_id=match_id)
+        raw = rows.values_list("data", flat=True).first()
+        return None if raw is None else bytes(raw)
+
+    def document_of(self, match_id: int) -> dict[str, Any] | None:
+        """The decoded replay of ``match_id``, or None when it has none."""
+        sha = self.sha_of(match_id)
+        if sha is None:
+            return None
+        return replay_cache.decoded(sha, lambda: self.data_of(sha, match_id))
 
 
 class ReplayDocument(models.Model):
@@ -120,6 +141,8 @@ class ReplayDocument(models.Model):
     size_bytes = models.PositiveIntegerField(default=0)
     #: Hex SHA-256 of ``data``: the ETag, and the key of the decoded copies in caches.
     sha256 = models.CharField(max_length=64)
+
+    objects = ReplayDocuments()
 
     def __str__(self) -> str:
         return f"replay of match {self.match_id} ({self.size_bytes} bytes)"

@@ -35,6 +35,8 @@ from django.utils import timezone
 
 from arena.codestore import CodeFetchError, resolve
 from arena.contract import MatchSpec, SeatSpec
+from arena.tasks import play as arena_play
+from matches.creation import time_limit_s
 from matches.errors import SETUP_FAILED, took_too_long
 from matches.lease import Heartbeat, lease_end
 from matches.models import HELD, Match, MatchStatus
@@ -42,7 +44,6 @@ from matches.services import (
     match_deadline,
     match_spec,
     record_outcome,
-    time_limit_s,
     worker_name,
 )
 
@@ -89,8 +90,6 @@ def play(
 
 
 def _referee(spec: MatchSpec, limit: float) -> dict[str, Any]:
-    from arena.tasks import play as arena_play
-
     try:
         return arena_play(
             spec,

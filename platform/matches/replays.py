@@ -2,8 +2,9 @@
 as stored, decoded at most once per process while they are in use.
 
 A finished match's replay never changes, so the decoded copy is keyed by the document's
-SHA-256 (a key that cannot go stale) and kept in a small per-process LRU; the replay viewer's
-rendered steps are cached in Django's cache under the same key (``step_cache_key``).
+SHA-256 (a key that cannot go stale) and kept in a small per-process LRU
+(``matches.replay_cache``); the replay viewer's rendered steps are cached in Django's cache
+under the same key (``step_cache_key``).
 """
 
 from __future__ import annotations
@@ -11,17 +12,11 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from arena.viewer.steps import STEP_FORM
+from matches import replay_cache
 from matches.models import ReplayDocument
-
-#: Decoded replays kept per process (the longest are about 1 MB of JSON each).
-DECODED_KEEP = 16
-_decoded: OrderedDict[str, dict[str, Any]] = OrderedDict()
-_lock = threading.Lock()
 
 
 def pack(doc: dict[str, Any]) -> tuple[bytes, int]:
@@ -59,33 +54,17 @@ def stored_replay(match_id: int) -> tuple[bytes, str] | None:
 
 
 def replay_sha(match_id: int) -> str | None:
-    return ReplayDocument.objects.filter(match_id=match_id).values_list("sha256", flat=True).first()
+    return ReplayDocument.objects.sha_of(match_id)
 
 
 def decoded(sha: str, *, match_id: int | None = None) -> dict[str, Any] | None:
     """The decoded document with this SHA-256, from this process's LRU or the database."""
-    with _lock:
-        if sha in _decoded:
-            _decoded.move_to_end(sha)
-            return _decoded[sha]
-    data = ReplayDocument.objects.filter(sha256=sha)
-    if match_id is not None:
-        data = data.filter(match_id=match_id)
-    raw = data.values_list("data", flat=True).first()
-    if raw is None:
-        return None
-    doc = json.loads(gzip.decompress(bytes(raw)))
-    with _lock:
-        _decoded[sha] = doc
-        while len(_decoded) > DECODED_KEEP:
-            _decoded.popitem(last=False)
-    return doc
+    return replay_cache.decoded(sha, lambda: ReplayDocument.objects.data_of(sha, match_id))
 
 
 def load_replay(match_id: int) -> dict[str, Any] | None:
     """The decoded replay of ``match_id``, or None when it has none."""
-    sha = replay_sha(match_id)
-    return None if sha is None else decoded(sha, match_id=match_id)
+    return ReplayDocument.objects.document_of(match_id)
 
 
 def step_cache_key(sha: str, n: int, variant: str = "") -> str:

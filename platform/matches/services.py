@@ -27,11 +27,13 @@ from functools import partial
 from typing import Any
 
 from bots.models import Bot, BotVersion
+from bots.services import trusted_owner
 from catalog.services import count_finished_match, set_counters
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, F
 from django.utils import timezone
+from foundation.task_sending import send_named
 
 from arena.botspec import HUMAN
 from arena.contract import (
@@ -50,6 +52,7 @@ from matches.creation import check_time_control as check_time_control
 from matches.creation import clamp_seed as clamp_seed
 from matches.creation import create_match as create_match
 from matches.creation import create_matches as create_matches
+from matches.creation import time_limit_s
 from matches.errors import PLAY_FAILED, public_error
 from matches.models import Match, MatchKind, MatchSeat, MatchStatus
 from matches.replays import store_replay
@@ -80,14 +83,8 @@ def _seat_spec(version: BotVersion) -> SeatSpec:
         bot=f"{VERSION_PREFIX}{version.pk}",
         sha256=version.sha256,
         # Uploads of users other than staff and the platform's own user are strangers' code.
-        trusted=_trusted(version.bot.owner),
+        trusted=trusted_owner(version.bot.owner),
     )
-
-
-def _trusted(owner: Any) -> bool:
-    from bots.services import trusted_owner  # late, as bots.services is heavy to import
-
-    return trusted_owner(owner)
 
 
 # ------------------------------------------------------------------------------ sending
@@ -122,19 +119,20 @@ def dispatch_matches(matches: Sequence[Match]) -> None:
         _send(pk, attempt, kind)
 
 
-def time_limit_s(kind: str) -> int:
-    """How long a worker may play a match: people think longer than bots."""
-    if kind == MatchKind.HUMAN:
-        return int(getattr(settings, "ARENA_HUMAN_MATCH_TIME_LIMIT_S", 3 * 3600))
-    return int(settings.ARENA_MATCH_TIME_LIMIT_S)
+#: The tasks that play a match (``matches.tasks``), sent by name: people's matches have their
+#: own queue and time limit (``matches.play_person_match``, routed by ``CELERY_TASK_ROUTES``).
+PLAY_TASK = "matches.play_match"
+PERSON_TASK = "matches.play_person_match"
+
+
+def task_name_for(kind: str) -> str:
+    """The name of the task that plays a match of ``kind``."""
+    return PERSON_TASK if kind == MatchKind.HUMAN else PLAY_TASK
 
 
 def _send(match_id: int, attempt: int, kind: str = MatchKind.STANDALONE) -> None:
-    from matches.tasks import task_for
-
-    # people's matches go to their own queue and time limit (matches.tasks.play_person_match)
     try:
-        result = task_for(kind).apply_async(args=[match_id, attempt])
+        task_id = send_named(task_name_for(kind), [match_id, attempt])
     except Exception as exc:
         if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
             # Inline: the task raised while playing; the log says what failed, not the match.
@@ -147,7 +145,7 @@ def _send(match_id: int, attempt: int, kind: str = MatchKind.STANDALONE) -> None
                 dispatched_at=None
             )
         return
-    Match.objects.filter(pk=match_id).update(task_id=result.id or "")
+    Match.objects.filter(pk=match_id).update(task_id=task_id)
 
 
 # ------------------------------------------------------------------------------ playing

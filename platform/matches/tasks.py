@@ -13,11 +13,12 @@ from django.conf import settings
 import arena.tasks  # noqa: F401  registers "arena.run_match" (the contract's task) with the app
 from matches import playing, sweeper
 from matches.models import MatchKind
+from matches.services import PERSON_TASK, PLAY_TASK
 
 
 @shared_task(
     bind=True,
-    name="matches.play_match",
+    name=PLAY_TASK,
     acks_late=True,
     reject_on_worker_lost=True,
     ignore_result=True,
@@ -34,7 +35,7 @@ def play_match(self: Any, match_id: int, attempt: int) -> dict[str, Any] | None:
 
 @shared_task(
     bind=True,
-    name="matches.play_person_match",
+    name=PERSON_TASK,
     acks_late=True,
     reject_on_worker_lost=True,
     ignore_result=True,

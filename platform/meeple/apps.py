@@ -9,6 +9,7 @@ class MeepleConfig(AppConfig):
     verbose_name = "Meeple Arena (the project)"
 
     def ready(self) -> None:
-        # Every process that sets Django up (web, commands, workers, tests) sends tasks through
-        # the Celery app configured from these settings, never a default one.
+        # lazy: after every setting is final (see above). Every process that sets Django up
+        # (web, commands, workers, tests) sends tasks through the Celery app configured from
+        # these settings, never a default one.
         from meeple import celery  # noqa: F401

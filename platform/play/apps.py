@@ -6,6 +6,8 @@ class PlayConfig(AppConfig):
     verbose_name = "Play against bots"
 
     def ready(self) -> None:
+        # lazy: ready() runs once every app is loaded; these import models, which a module-level
+        # import in apps.py would load before the app registry is ready.
         from arena.human import register_channel_factory
         from play.channel import channel_for_spec
 

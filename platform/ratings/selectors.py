@@ -26,10 +26,6 @@ def top_bots(limit: int = 10) -> QuerySet[Rating]:
     return Rating.objects.select_related("bot", "game").order_by("-ordinal", "-elo")[:limit]
 
 
-def rating_of(bot: Bot) -> Rating | None:
-    return Rating.objects.filter(bot=bot, game_id=bot.game_id).first()
-
-
 @dataclass(frozen=True)
 class RatingPoint:
     match_id: int

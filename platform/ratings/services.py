@@ -9,21 +9,10 @@ from catalog.models import Game
 from matches.models import Match, MatchSeat
 
 from arena.contract import MatchStatus
-from arena.ratings import MatchRecord
 from ratings import game_lock, stats
 from ratings.models import Rating, RatingChange
 from ratings.moves import Standing, change_row, moved, rated_by_rule
 from ratings.recalculation import BATCH, Progress, recalculate_game
-
-
-def match_record(match: Match, seats: Sequence[MatchSeat]) -> MatchRecord:
-    """The arena's view of a recorded match, bots named by bot id (ratings are per bot)."""
-    return MatchRecord(
-        bots=tuple(str(s.bot_version.bot_id) for s in seats),
-        ranks=tuple(int(s.rank or 0) for s in seats),
-        status="finished" if match.status == MatchStatus.FINISHED else "error",
-        id=str(match.pk),
-    )
 
 
 def is_rated(match: Match, seats: Sequence[MatchSeat]) -> bool:

@@ -14,6 +14,7 @@ from django.db.models import Q
 from matches.models import Match, MatchSeat
 
 from ratings.models import OpponentStat, RatingChange, SeatStat, VersionPeriod
+from ratings.stat_backfill import backfill
 from ratings.stat_tally import SeatResult, Tally, save_tally
 
 
@@ -51,8 +52,6 @@ def recount(game_id: int | None = None) -> int:
     meanwhile (the counters of a match recorded during it would be lost or doubled); returns
     how many matches were counted."""
     from django.apps import apps
-
-    from ratings.stat_backfill import backfill
 
     clear(game_id)
     return backfill(apps.get_model, game_id=game_id)

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
-from bots import check_sweeper, checks
+from bots import check_sending, check_sweeper, upload_check
 from bots.check_sweeper import CHECK_PATIENCE, sweep_checks
 from bots.holds import STORAGE_FAULT_NOTE, release
 from bots.models import Bot, BotVersion, VersionStatus
@@ -72,7 +72,7 @@ def test_a_failed_send_is_sent_again_at_the_next_sweep(user_bot: Bot) -> None:
     version = upload_version(bot=user_bot, filename="main.py", data=BOT_SOURCE)
     # The broker is down (nothing listens there): the send fails after its retries.
     with celery_on("redis://127.0.0.1:9/0"):
-        assert checks.send_check(version.pk) is False
+        assert check_sending.send_check(version.pk) is False
     version.refresh_from_db()
     assert version.check_sent_at is None and version.status == VersionStatus.CHECKING
 
@@ -113,9 +113,9 @@ def test_stored_code_that_does_not_match_its_hash_holds_the_version_for_staff(
     with open(version.code.path, "ab") as stored:  # the storage changed the bytes
         stored.write(b"# damaged\n")
     fetches: list[int] = []
-    fetch = checks.fetch_version_code
+    fetch = upload_check.fetch_version_code
     monkeypatch.setattr(
-        "bots.checks.fetch_version_code", lambda pk: (fetches.append(pk), fetch(pk))[1]
+        "bots.upload_check.fetch_version_code", lambda pk: (fetches.append(pk), fetch(pk))[1]
     )
     with caplog.at_level(logging.ERROR, logger="bots.holds"):
         result = check_version.apply(args=[version.pk])
@@ -178,7 +178,7 @@ def test_two_sweeps_at_once_send_a_lost_check_once(
     selected the same version, finds it no longer lost and sends nothing."""
     version = upload_version(bot=user_bot, filename="main.py", data=BOT_SOURCE)
     sent: list[int] = []
-    monkeypatch.setattr("bots.checks.deliver_check", lambda pk: sent.append(pk) or True)
+    monkeypatch.setattr("bots.check_sending.deliver_check", lambda pk: sent.append(pk) or True)
     now = timezone.now()
     assert check_sweeper.resend(version.pk, now) is True  # the first sweep
     assert check_sweeper.resend(version.pk, now) is None  # the second, with the same view

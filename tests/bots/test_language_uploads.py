@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from bots import checks
+from bots import upload_check
 from bots.models import Bot, BotVersion, VersionStatus
 from bots.services import upload_version
 from django.core.exceptions import ValidationError
@@ -181,7 +181,7 @@ def test_a_compiled_version_is_built_once_and_its_build_stored(
     settings.ARENA_SANDBOX = "docker"
     monkeypatch.setenv("ARENA_CODE_CACHE", str(tmp_path / "cache"))
     version = upload_version(bot=user_bot, filename="main.cpp", data=BOTS["cpp"][1])
-    assert inline(checks.run_check, version.pk) == VersionStatus.UPLOADED
+    assert inline(upload_check.run_check, version.pk) == VersionStatus.UPLOADED
     version.refresh_from_db()
     # Then it qualified on its own (the qualification is played inline here, in Docker).
     assert version.status == VersionStatus.ACTIVE, (version.status_reason, version.failure_stderr)
@@ -204,7 +204,7 @@ def test_a_tampered_build_is_refused_by_the_worker(
     settings.ARENA_SANDBOX = "docker"
     monkeypatch.setenv("ARENA_CODE_CACHE", str(tmp_path / "cache"))
     version = upload_version(bot=user_bot, filename="main.cpp", data=BOTS["cpp"][1])
-    inline(checks.run_check, version.pk)
+    inline(upload_check.run_check, version.pk)
     version.refresh_from_db()
     monkeypatch.setenv("ARENA_CODE_CACHE", str(tmp_path / "another-worker"))
     with open(version.artifact.path, "ab") as fh:
@@ -289,7 +289,7 @@ def test_the_chosen_language_of_ambiguous_files_is_the_one_that_plays(
     python_that_crashes = b"raise SystemExit('the Python half must not play')\n"
     both = make_zip({"main.py": python_that_crashes, "main.js": JS})
     version = upload_version(bot=user_bot, filename="bot.zip", data=both, language="javascript")
-    assert inline(checks.run_check, version.pk) == VersionStatus.UPLOADED
+    assert inline(upload_check.run_check, version.pk) == VersionStatus.UPLOADED
     version.refresh_from_db()
     assert version.status == VersionStatus.ACTIVE, (version.status_reason, version.failure_stderr)
     assert version.artifact_sha256
@@ -313,6 +313,6 @@ def test_a_python_bot_beside_a_package_json_stays_python(
     files = make_zip({"main.py": BOT_SOURCE, "package.json": b'{"name": "tools"}\n'})
     version = upload_version(bot=user_bot, filename="bot.zip", data=files)
     assert version.language == "python"
-    assert inline(checks.run_check, version.pk) == VersionStatus.UPLOADED
+    assert inline(upload_check.run_check, version.pk) == VersionStatus.UPLOADED
     version.refresh_from_db()
     assert version.status == VersionStatus.ACTIVE, (version.status_reason, version.failure_stderr)

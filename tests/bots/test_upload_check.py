@@ -1,5 +1,5 @@
 """An upload is stored after a cheap structural check, and its code is compiled on a worker
-(bots.checks, the ``bots.check_version`` task) before it qualifies: a version that does not
+(bots.upload_check, the ``bots.check_version`` task) before it qualifies: a version that does not
 compile ends ``failed`` with the compiler's message for its owner (lost checks:
 test_check_sweeper.py)."""
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from bots import checks
+from bots import upload_check
 from bots.models import Bot, VersionStatus
 from bots.services import upload_version
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -84,12 +84,12 @@ def test_code_that_compiles_is_checked_then_qualifies(
 ) -> None:
     version = upload_version(bot=user_bot, filename="main.py", data=BOT_SOURCE)
     assert not Match.objects.exists()  # not before its check
-    assert inline(checks.run_check, version.pk) == VersionStatus.UPLOADED
+    assert inline(upload_check.run_check, version.pk) == VersionStatus.UPLOADED
     version.refresh_from_db()
     # version_checked, sent on commit, qualified it (the qualification is played inline).
     assert version.status == VersionStatus.ACTIVE, version.status_reason
     assert Match.objects.filter(ladder__version=version).exists()
-    assert checks.run_check(version.pk) == "skipped"  # a second delivery does nothing
+    assert upload_check.run_check(version.pk) == "skipped"  # a second delivery does nothing
 
 
 def test_a_platform_failure_leaves_it_checking(
@@ -100,8 +100,8 @@ def test_a_platform_failure_leaves_it_checking(
     def storage_down(_: int) -> tuple[bytes, str]:
         raise OSError("storage unreachable")
 
-    monkeypatch.setattr("bots.checks.fetch_version_code", storage_down)
+    monkeypatch.setattr("bots.upload_check.fetch_version_code", storage_down)
     with pytest.raises(OSError):
-        checks.run_check(version.pk)
+        upload_check.run_check(version.pk)
     version.refresh_from_db()
     assert version.status == VersionStatus.CHECKING and version.status_reason == ""

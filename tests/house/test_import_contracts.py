@@ -101,3 +101,33 @@ def test_the_architecture_picture_draws_the_layers() -> None:
     drawn = sorted(layer_of, key=first_seen.__getitem__)
     order = [layer_of[app] for app in drawn]
     assert order == sorted(order), f"drawn {drawn}, layered {layers}"
+
+
+#: Apps whose inner layers another change adds (competitions: its packages by domain).
+INNER_LAYERS_ELSEWHERE = {"competitions"}
+
+
+def _app_modules(app: str) -> set[str]:
+    """The modules and packages directly inside an app, but its migrations."""
+    root = REPO / "platform" / app
+    found = {p.stem for p in root.glob("*.py") if p.stem != "__init__"}
+    found |= {p.name for p in root.iterdir() if (p / "__init__.py").exists()}
+    return found - {"migrations"}
+
+
+def test_every_app_has_its_inner_layers_naming_every_module() -> None:
+    """Inside each app, a layers contract (tasks above services above models): a new module
+    must take its place in it, or a hidden cycle could come back through it."""
+    config = _contracts()
+    inner = {
+        c["containers"][0]: c
+        for c in config["contracts"]
+        if c["name"].startswith("Inside ") and c.get("type") == "layers"
+    }
+    for app in sorted(_platform_apps() - INNER_LAYERS_ELSEWHERE):
+        assert app in inner, f"{app} has no 'Inside {app}' layers contract"
+        layered = {name.strip() for layer in inner[app]["layers"] for name in layer.split("|")}
+        modules = _app_modules(app)
+        assert layered == modules, (
+            f"{app}: not in its layers: {modules - layered}; gone: {layered - modules}"
+        )

@@ -1,12 +1,13 @@
 """Checking an uploaded version's code on a worker, never in a web request.
 
 The upload stores the file after the cheap structural check (``bots.validation``) and sends
-``bots.check_version`` (``bots.tasks``) once committed. On a worker, the task fetches the code
-through the storage API, checks it again and compiles ``main.py`` in a child process with
-memory and CPU limits (``sandbox.compile_check``); another language's code is built (or
-syntax-checked) once, in a Docker build container or with the host's toolchain
+``bots.check_version`` (``bots.tasks``, by name: ``bots.check_sending``) once committed. On a
+worker, the task fetches the code through the storage API, checks it again and compiles
+``main.py`` in a child process with memory and CPU limits (``sandbox.compile_check``); another
+language's code is built (or syntax-checked) once, in a Docker build container or with the
+host's toolchain
 (``sandbox.build_upload``), and a compiled language's build stored as the version's artifact
-(``bots.code_store``). A version that passes becomes ``uploaded``
+(``bots.stored_code``). A version that passes becomes ``uploaded``
 and ``bots.signals.version_checked`` tells the ladder to qualify it; one that does not becomes
 ``failed``, with the compiler's message for its owner. This task is the one place for a step
 that prepares a version's code once.
@@ -21,40 +22,18 @@ from typing import BinaryIO
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
-from foundation.task_sending import send_by_name
 
 from arena.bot_code import BundleError, build_upload_to, check_code, check_upload, get_language
-from bots.code_store import fetch_version_code, store_artifact
 from bots.holds import hold_for_storage_fault
 from bots.models import BotVersion, VersionStatus
 from bots.services import set_version_status
 from bots.signals import version_checked
+from bots.stored_code import fetch_version_code, store_artifact
 
 log = logging.getLogger(__name__)
 
-#: The check's task (``bots.tasks``), sent by name.
-CHECK_TASK = "bots.check_version"
 #: Characters of a failure's reason kept (a compiler's output is already cut to its first lines).
 REASON_CAP = 8000
-
-
-def send_check(version_id: int) -> bool:
-    """Send the check of one version to a builds worker, noting when first (a worker that
-    starts it at once starts after the send); False (logged, the note taken back) when the
-    broker cannot take it: the next sweep sends it again (``bots.check_sweeper``)."""
-    now = timezone.now()
-    BotVersion.objects.filter(pk=version_id).update(check_sent_at=now)
-    if deliver_check(version_id):
-        return True
-    BotVersion.objects.filter(pk=version_id, check_sent_at=now).update(check_sent_at=None)
-    return False
-
-
-def deliver_check(version_id: int) -> bool:
-    """Put one check's message on the broker, by task name (routed to ``settings.BUILDS_QUEUE``
-    by ``CELERY_TASK_ROUTES``); inline when tasks run eagerly. False (logged) when it failed."""
-    return send_by_name(CHECK_TASK, [version_id])
 
 
 def run_check(version_id: int) -> str:
