@@ -10,12 +10,14 @@ import warnings
 
 from sandbox import SandboxError, get_sandbox
 from sandbox.build_upload import build_upload, build_upload_to
-from sandbox.bundle import Bundle, BundleError, check_bundle, human
+from sandbox.bundle import Bundle, BundleError, check_bundle, format_bytes
 from sandbox.bundle_language import check_files, check_upload
 from sandbox.compile_check import check_code
+from sandbox.languages import DEFAULT as DEFAULT_LANGUAGE
 from sandbox.languages import LANGUAGES, Language, get_language
 
 __all__ = [
+    "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "Bundle",
     "BundleError",
@@ -27,8 +29,8 @@ __all__ = [
     "check_code",
     "check_files",
     "check_upload",
+    "format_bytes",
     "get_language",
-    "human",
 ]
 
 

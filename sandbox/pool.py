@@ -42,6 +42,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from sandbox.base import BotCode, Limits, SandboxError
+from sandbox.docker_spec import run_command
 from sandbox.live import CONTAINERS
 from sandbox.pool_bot import PooledBot
 from sandbox.pool_box import WarmBox
@@ -134,7 +135,7 @@ class WarmPool(Filling):
                 box.uses += 1
                 bot = PooledBot(self, box, labels)
                 CONTAINERS.add(bot)
-                bot.begin(code.entry)
+                bot.begin(run_command(code))
             except Exception as e:  # a dead loader, a full disk: this container is no good
                 log.warning("warm container %s unusable (%s)", box.container.id[:12], e)
                 box.key = None  # never reset for reuse

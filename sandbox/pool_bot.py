@@ -7,6 +7,7 @@ of the same bot version, or removes it, in the background."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import threading
 from typing import TYPE_CHECKING, Any
@@ -45,10 +46,10 @@ class PooledBot(ContainerBot):
     def folder(self) -> Path:
         return self.box.folder
 
-    def begin(self, entry: str) -> None:
-        """Open the loader's stdin and name the entry: it execs the bot."""
+    def begin(self, command: list[str]) -> None:
+        """Open the loader's stdin and send the bot's command (one JSON line): it execs it."""
         self._in = open_stdin(self.box.io)
-        self.send_line(entry)
+        self.send_line(json.dumps(command))
 
     def disown(self) -> None:
         """In a forked child: this bot is the parent's. Never read, write, close or release it
