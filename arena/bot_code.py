@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 
-from sandbox import SandboxError, get_sandbox
+from sandbox import SandboxError, get_sandbox, registry
 from sandbox.build_upload import build_upload, build_upload_to
 from sandbox.bundle import Bundle, BundleError, check_bundle, format_bytes
 from sandbox.bundle_language import check_files, check_upload
@@ -31,7 +31,14 @@ __all__ = [
     "check_upload",
     "format_bytes",
     "get_language",
+    "sandbox_names",
 ]
+
+
+def sandbox_names() -> tuple[str, ...]:
+    """The sandbox backends a setting may name (``sandbox.registry``: the built-in ones and
+    any a plugin registered)."""
+    return registry.names()
 
 
 def boundary_refusal(choice: str) -> str:

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 
+from sandbox import registry
+
 if TYPE_CHECKING:
     from arena.referee import TimeControl
 
@@ -91,10 +93,11 @@ def add_time_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--sandbox",
-        choices=["auto", "docker", "process"],
+        choices=registry.names(),
         default=None,
-        help="how bot programs run (default: $ARENA_SANDBOX, else auto: Docker when "
-        "available, else plain processes, which are not a security boundary)",
+        help="how bot programs run: "
+        + "; ".join(backend.shown() for backend in registry.backends())
+        + ". Default: $ARENA_SANDBOX, else auto",
     )
     p.add_argument(
         "--option",
