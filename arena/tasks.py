@@ -37,7 +37,7 @@ def play(
     (``ARENA_ALLOW_UNSAFE_SANDBOX``). Anything that stops the match from being played comes back
     as an ``error`` outcome, so the caller always has something to record. ``deadline_s``: the
     match's time limit, which the referee enforces itself (see ``arena.referee.run_match``)."""
-    from arena.codestore import CodeFetchError, resolve
+    from arena.codestore import CodeFetchError, seat_code
     from arena.human import HUMAN, channel_for
     from arena.referee import run_match as referee_run_match
     from sandbox import get_sandbox, require_boundary
@@ -48,7 +48,7 @@ def play(
     try:
         backend = get_sandbox(sandbox)
         require_boundary(backend, untrusted=spec.untrusted, allow_unsafe=allow_unsafe)
-        bots = [resolve(seat) for seat in spec.seats]
+        bots = [seat_code(seat) for seat in spec.seats]
         human, human_time = channel_for(spec) if HUMAN in bots else (None, None)
         return referee_run_match(
             spec.game,
