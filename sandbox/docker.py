@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sandbox.base import BotCode, BotProcess, Limits, Sandbox, SandboxError
 from sandbox.built import make_runnable
@@ -29,10 +29,9 @@ from sandbox.docker_engine import check_image, connect, launch, list_bot_contain
 from sandbox.docker_spec import LABEL, container_kwargs, image_of, language_limits
 from sandbox.languages import LANGUAGES, get_language
 from sandbox.live import CONTAINERS
+from sandbox.pool import WarmPool
+from sandbox.pool_slot import remove_slot_folder
 from sandbox.workers import dead_worker_on_this_host
-
-if TYPE_CHECKING:
-    from sandbox.pool import WarmPool
 
 __all__ = [
     "RUNTIME_IMAGE",
@@ -150,8 +149,6 @@ class DockerSandbox(Sandbox):
             return None
         pid = os.getpid()
         if self._pool is None or self._pool_pid != pid:
-            from sandbox.pool import WarmPool
-
             # After a fork the parent's pool (its threads and sockets) is not ours to use.
             self._pool = WarmPool(self, self.pool_size, reuse=self.reuse)
             self._pool_pid = pid
@@ -196,8 +193,6 @@ class DockerSandbox(Sandbox):
         """Remove containers left by dead workers: a worker on this host whose pid is gone,
         or any bot container older than ``max_age_s`` (no match lasts that long; None: only
         the dead workers' containers, as a new warm pool does at its start)."""
-        from sandbox.pool_slot import remove_slot_folder
-
         now = time.time()
         n = 0
         for c in self.containers(None):

@@ -39,7 +39,6 @@ import time
 import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
 
 from sandbox.base import BotCode, Limits, SandboxError
 from sandbox.docker_spec import run_command
@@ -47,11 +46,9 @@ from sandbox.live import CONTAINERS
 from sandbox.pool_bot import PooledBot
 from sandbox.pool_box import WarmBox
 from sandbox.pool_fill import Filling
+from sandbox.pool_host import PoolHost
 from sandbox.pool_key import reuse_key
 from sandbox.pool_slot import SLOT_PREFIX, put_code
-
-if TYPE_CHECKING:
-    from sandbox.docker import DockerSandbox
 
 log = logging.getLogger("sandbox.pool")
 
@@ -67,7 +64,7 @@ class WarmPool(Filling):
 
     def __init__(
         self,
-        sandbox: DockerSandbox,
+        sandbox: PoolHost,
         size: int,
         *,
         reuse: int = 0,

@@ -16,17 +16,16 @@ from sandbox.docker_bot import ContainerBot
 from sandbox.docker_engine import exit_reason_of, inspect_exit
 from sandbox.live import CONTAINERS
 from sandbox.pool_box import WarmBox, open_stdin
+from sandbox.pool_host import BotReleaser
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    from sandbox.pool import WarmPool
 
 
 class PooledBot(ContainerBot):
     pooled = True
 
-    def __init__(self, pool: WarmPool, box: WarmBox, labels: dict[str, str]) -> None:
+    def __init__(self, pool: BotReleaser, box: WarmBox, labels: dict[str, str]) -> None:
         # The match's bot takes the read ends the box opened for this match's loader.
         out, err = box.out, box.err
         box.out = box.err = -1

@@ -98,12 +98,14 @@ def create(name: str) -> Sandbox:
 
 
 def _docker() -> Sandbox:
+    # Imported when the backend is asked for: naming or listing backends stays cheap.
     from sandbox.docker import shared_sandbox
 
     return shared_sandbox()  # raises SandboxError saying what to run
 
 
 def _process() -> Sandbox:
+    # Imported when the backend is asked for (as _docker's).
     from sandbox.process import ProcessSandbox
 
     return ProcessSandbox()
