@@ -119,3 +119,16 @@ def test_a_self_test_that_does_not_play_fails() -> None:
     mute = replace(python, hello=b"import sys\nsys.stdin.read()\n")
     with pytest.raises(SelfTestFailed, match="no answer in time"):
         self_test(mute, ProcessSandbox(), start_timeout_s=1)
+
+
+def test_the_docs_name_every_language() -> None:
+    """The pages read the registry (``{% bot_languages %}``, the forms); the Markdown docs
+    cannot, so this keeps them true: the README's list and docs/sandbox.md's images."""
+    readme = (ROOT / "README.md").read_text()
+    keys = re.search(r"--lang ([a-z]+(?:\|[a-z]+)+)", readme)
+    assert keys is not None and keys.group(1).split("|") == list(LANGUAGES)
+    for lang in LANGUAGES.values():
+        assert f"`{lang.source}`" in readme, lang.source
+    sandbox_md = (ROOT / "docs" / "sandbox.md").read_text()
+    for key, lang in LANGUAGES.items():
+        assert lang.sandbox_runtime or f"`{key}`" in sandbox_md, key
