@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import warnings
 
-from sandbox import SandboxError, get_sandbox
+from sandbox import SandboxError, get_sandbox, registry
 from sandbox.build_upload import build_upload, build_upload_to
-from sandbox.bundle import Bundle, BundleError, check_bundle, human
+from sandbox.bundle import Bundle, BundleError, check_bundle, format_bytes
 from sandbox.bundle_language import check_files, check_upload
 from sandbox.compile_check import check_code
+from sandbox.languages import DEFAULT as DEFAULT_LANGUAGE
 from sandbox.languages import LANGUAGES, Language, get_language
 
 __all__ = [
+    "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "Bundle",
     "BundleError",
@@ -27,9 +29,16 @@ __all__ = [
     "check_code",
     "check_files",
     "check_upload",
+    "format_bytes",
     "get_language",
-    "human",
+    "sandbox_names",
 ]
+
+
+def sandbox_names() -> tuple[str, ...]:
+    """The sandbox backends a setting may name (``sandbox.registry``: the built-in ones and
+    any a plugin registered)."""
+    return registry.names()
 
 
 def boundary_refusal(choice: str) -> str:

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from games import registry
@@ -25,19 +25,41 @@ class BotSpecError(ValueError):
 
 
 @dataclass(frozen=True)
+class StoredCode:
+    """An uploaded version's code on this worker (``arena.codestore.seat_code``): its file, and
+    what the match spec says of it, believed over anything its files say: its ``language``
+    (None: recognised from the files, for a spec from before specs named it) and whether it
+    is the version's stored build (``built``, verified against the spec's hash)."""
+
+    path: str
+    language: str | None = None
+    built: bool = False
+
+
+@dataclass(frozen=True)
 class BotSpec:
     text: str
     builtin: str | None = None
     path: Path | None = None
     human: bool = False
+    #: A stored version's language and build, from the match spec (:class:`StoredCode`).
+    language: str | None = None
+    built: bool = False
 
     @property
     def is_builtin(self) -> bool:
         return self.builtin is not None
 
 
-def parse_bot_spec(text: str, game: str) -> BotSpec:
-    """Check ``text`` for ``game`` without starting anything; raises :class:`BotSpecError`."""
+def parse_bot_spec(bot: str | StoredCode, game: str) -> BotSpec:
+    """Check ``bot`` for ``game`` without starting anything; raises :class:`BotSpecError`. A
+    :class:`StoredCode` is checked as its path is, and keeps what the spec said of it."""
+    if isinstance(bot, StoredCode):
+        spec = parse_bot_spec(bot.path, game)
+        if spec.path is None:
+            raise BotSpecError(f"stored code {bot.path!r} is no file")
+        return replace(spec, language=bot.language, built=bot.built)
+    text = bot
     if not isinstance(text, str) or not text.strip():
         raise BotSpecError(f"empty bot specification {text!r}")
     if text == HUMAN:

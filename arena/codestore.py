@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
+from arena.botspec import StoredCode
 from arena.contract import SeatSpec
 from sandbox.languages import LANGUAGES
 
@@ -67,15 +68,34 @@ def cache_dir() -> Path:
     return path
 
 
+def seat_code(seat: SeatSpec) -> str | StoredCode:
+    """What the referee runs for ``seat``: ``builtin:NAME``, ``human``, a path, or an uploaded
+    version's cached file as a :class:`StoredCode` that carries what the spec says of it (its
+    language; whether it is the version's build, verified against the spec's hash)."""
+    if seat.version_id is None:
+        return seat.bot
+    path, build = _fetched(seat, seat.version_id)
+    return StoredCode(path=path, language=seat.language or None, built=build)
+
+
 def resolve(seat: SeatSpec) -> str:
-    """What the referee runs for ``seat``: ``builtin:NAME``, a path, or the cached file of an
-    uploaded version (fetched once per hash, verified every time it is fetched)."""
+    """The file (or ``builtin:NAME``, a path) the referee runs for ``seat``: an uploaded
+    version's cached file (fetched once per hash, verified every time it is fetched)."""
     version = seat.version_id
     if version is None:
         return seat.bot
+    return _fetched(seat, version)[0]
+
+
+def _fetched(seat: SeatSpec, version: int) -> tuple[str, bool]:
+    """The cached file of an uploaded version, and whether it is its stored build."""
     built = _resolve_artifact(seat, version)
     if built is not None:
-        return built
+        return built, True
+    return _resolve_upload(seat, version), False
+
+
+def _resolve_upload(seat: SeatSpec, version: int) -> str:
     suffix_hits = [p for p in cache_dir().glob(f"{seat.sha256}.*") if p.suffix in SUFFIXES]
     if suffix_hits:
         return str(suffix_hits[0])
@@ -102,12 +122,13 @@ def resolve(seat: SeatSpec) -> str:
 
 def _resolve_artifact(seat: SeatSpec, version: int) -> str | None:
     """The cached build of a compiled language's version (fetched once per hash, verified
-    when fetched), or None when the version has no build."""
+    when fetched), or None when the version has no build. The spec names the build's hash;
+    one from before specs named it (no ``language``) has it looked up through the fetcher."""
     if _artifacts is None:
         return None
     digest_of, fetch = _artifacts
     try:
-        expected = digest_of(version)
+        expected = seat.artifact_sha256 or ("" if seat.language else digest_of(version))
         if not expected:
             return None
         target = cache_dir() / f"{expected}.built.zip"

@@ -16,6 +16,7 @@ and ``from_json`` refuses malformed input with a :class:`ContractError` saying w
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -157,11 +158,19 @@ class SeatSpec:
     checked against ``sha256``) or, for local use only, a path. ``trusted`` is False for code of
     users other than the operator: such code only runs in a sandbox that is a security boundary,
     unless the worker's own configuration allows otherwise.
+
+    An uploaded version also names its ``language`` (a key of ``sandbox.languages``) and, when
+    the worker's check stored a build, the build's ``artifact_sha256``: the worker runs that
+    build, verified against the hash, as built and in that language, and believes nothing its
+    files say of themselves. A spec without them (from before they were sent) still plays: the
+    language is then recognised from the files and the build found through the code fetcher.
     """
 
     bot: str
     sha256: str = ""
     trusted: bool = True
+    language: str = ""
+    artifact_sha256: str = ""
 
     @property
     def version_id(self) -> int | None:
@@ -170,7 +179,12 @@ class SeatSpec:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        return {"bot": self.bot, "sha256": self.sha256, "trusted": self.trusted}
+        out: dict[str, Any] = {"bot": self.bot, "sha256": self.sha256, "trusted": self.trusted}
+        if self.language:
+            out["language"] = self.language
+        if self.artifact_sha256:
+            out["artifact_sha256"] = self.artifact_sha256
+        return out
 
     @classmethod
     def from_json(cls, data: Any, where: str = "seat") -> SeatSpec:
@@ -186,7 +200,7 @@ class SeatSpec:
             if not (digits.isascii() and digits.isdigit()):
                 raise ContractError(f"{where}: {bot!r} must be version:<number>")
             sha = data.get("sha256", "")
-            if not (isinstance(sha, str) and len(sha) == 64 and _is_hex(sha)):
+            if not (isinstance(sha, str) and _is_sha256(sha)):
                 raise ContractError(f"{where}: an uploaded version needs its sha256")
         sha256 = data.get("sha256", "")
         if not isinstance(sha256, str):
@@ -194,7 +208,23 @@ class SeatSpec:
         trusted = data.get("trusted", True)
         if not isinstance(trusted, bool):
             raise ContractError(f"{where}: trusted must be true or false, got {trusted!r}")
-        return cls(bot=bot, sha256=sha256, trusted=trusted)
+        language = data.get("language", "")
+        if not (isinstance(language, str) and (not language or _LANGUAGE_KEY.fullmatch(language))):
+            raise ContractError(f"{where}: language must be a language's key, got {language!r}")
+        artifact = data.get("artifact_sha256", "")
+        if not (isinstance(artifact, str) and (not artifact or _is_sha256(artifact))):
+            raise ContractError(f"{where}: artifact_sha256 must be a hex SHA-256, got {artifact!r}")
+        return cls(
+            bot=bot, sha256=sha256, trusted=trusted, language=language, artifact_sha256=artifact
+        )
+
+
+#: What a language's key looks like (the worker looks it up in ``sandbox.languages``).
+_LANGUAGE_KEY = re.compile(r"[a-z][a-z0-9]{0,15}")
+
+
+def _is_sha256(text: str) -> bool:
+    return len(text) == 64 and _is_hex(text)
 
 
 def _is_hex(text: str) -> bool:

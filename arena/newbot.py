@@ -23,15 +23,6 @@ STARTERS = Path(__file__).with_name("starters")
 STARTER = STARTERS / "python" / "main.py"
 #: The line of every starter that :func:`starter_files` replaces with the game's name.
 GAME_LINE = "Game: any Meeple Arena game"
-#: What uploaded bots run with: the runtime image (deploy/runtime/Dockerfile,
-#: deploy/build-runtime-image.sh, ``sandbox.docker.RUNTIME_IMAGE``). Shown on the upload page
-#: and in the starter README; tests/arena/test_newbot.py keeps it true to the image.
-RUNTIME_PYTHON = "3.11"
-RUNTIME_LIBRARIES = ("numpy",)
-RUNTIME = (
-    f"Python {RUNTIME_PYTHON}, its standard library and {', '.join(RUNTIME_LIBRARIES)}; "
-    "no network, and nothing can be installed"
-)
 EXAMPLE_CHARS = 3000
 
 
@@ -106,12 +97,7 @@ def readme(game: str, lang: str | Language | None = None) -> str:
     g = registry.get_game(game)
     language = lang if isinstance(lang, Language) else get_language(lang)
     source = language.source
-    if language.key == "python":
-        runtime = RUNTIME
-    else:
-        runtime = (
-            f"{language.name}, its standard library only; no network, and nothing can be installed"
-        )
+    runtime = language.runtime
     sections = [
         f"""# A bot for {g.name} (`{game}`), in {language.name}
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import time as _time
 import uuid
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from arena import protocol as p
-from arena.botspec import BotSpec, BotSpecError, parse_bot_spec
+from arena.botspec import BotSpec, BotSpecError, StoredCode, parse_bot_spec
 from arena.contract import TimeControl
 from arena.human import HumanChannel, HumanSeat, HumanTime
 from arena.match_clock import MatchDeadline, PastDeadline
@@ -44,7 +45,7 @@ def _now() -> str:
 
 def run_match(
     game: str,
-    bots: list[str],
+    bots: Sequence[str | StoredCode],
     *,
     seed: int = 0,
     options: dict[str, Any] | None = None,
@@ -60,8 +61,9 @@ def run_match(
     resume: Resume | None = None,
     interrupts: tuple[type[BaseException], ...] = (),
 ) -> MatchOutcome:
-    """Play one match; each bot is a path (``.py``, folder, ``.zip``), ``builtin:NAME``, or
-    ``human``: a person asked through the ``human`` channel under ``human_time``.
+    """Play one match; each bot is a path (``.py``, folder, ``.zip``), ``builtin:NAME``,
+    ``human`` (a person asked through the ``human`` channel under ``human_time``), or a
+    worker's :class:`~arena.botspec.StoredCode` (an uploaded version, as its spec names it).
 
     ``deadline_s``: the longest the match may take. At it the match ends as an ``error`` ("the
     match took over N s") and its bots are stopped: it bounds every wait for a seat (the answer

@@ -98,7 +98,11 @@ def start_programs(
     todo = [i for i, s in enumerate(specs) if s.path is not None]
     for i in todo:
         labels = {"match": match_id, "seat": str(i)}
-        codes.append(prepare_bot(specs[i].path, labels=labels))  # type: ignore[arg-type]
+        spec = specs[i]
+        assert spec.path is not None  # todo holds the program seats only
+        codes.append(
+            prepare_bot(spec.path, labels=labels, language=spec.language, built=spec.built)
+        )
     backend = resolve_sandbox(sandbox)
 
     def start(k: int) -> ProgramSeat:

@@ -11,7 +11,7 @@ from typing import Any
 from celery.exceptions import SoftTimeLimitExceeded
 
 from arena.celery_app import app
-from arena.codestore import CodeFetchError, resolve
+from arena.codestore import CodeFetchError, seat_code
 from arena.contract import ContractError, MatchSpec
 from arena.human import HUMAN, channel_for
 from arena.outcome import MatchOutcome
@@ -50,7 +50,7 @@ def play(
     try:
         backend = get_sandbox(sandbox)
         require_boundary(backend, untrusted=spec.untrusted, allow_unsafe=allow_unsafe)
-        bots = [resolve(seat) for seat in spec.seats]
+        bots = [seat_code(seat) for seat in spec.seats]
         human, human_time = channel_for(spec) if HUMAN in bots else (None, None)
         return referee_run_match(
             spec.game,

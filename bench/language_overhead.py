@@ -38,7 +38,7 @@ from arena.contract import TimeControl  # noqa: E402
 from sandbox.base import BotCode, Limits, Sandbox, SandboxError  # noqa: E402
 from sandbox.code import prepare_bot, release_bot  # noqa: E402
 from sandbox.host_build import missing_tools  # noqa: E402
-from sandbox.languages import DEFAULT, LANGUAGES, Language  # noqa: E402
+from sandbox.languages import LANGUAGES, Language  # noqa: E402
 
 STARTERS = ROOT / "arena" / "starters"
 LABELS = {"bench": "language-overhead"}
@@ -58,8 +58,9 @@ class Row:
 
 
 def ordered() -> list[Language]:
-    """Python (today's language, the yardstick) first, then the others as declared."""
-    return [LANGUAGES[DEFAULT]] + [lang for k, lang in LANGUAGES.items() if k != DEFAULT]
+    """Python (today's language, the yardstick) first, then the others: the registry's order
+    (its default first, tests/sandbox/test_languages.py)."""
+    return list(LANGUAGES.values())
 
 
 def starter_code(lang: Language, tmp: Path) -> BotCode:

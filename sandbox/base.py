@@ -61,6 +61,10 @@ class BotCode:
     temporary: bool = False
     #: Its language, a key of ``sandbox.languages.LANGUAGES``: how it is built and run.
     language: str = "python"
+    #: True for a stored build (the worker's check built it; the worker verified it against
+    #: the match spec's artifact hash): run as it is, never compiled again. Said by whoever
+    #: prepares the code, never read from the folder's files.
+    built: bool = False
 
 
 class BotProcess(ABC):

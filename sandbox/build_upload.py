@@ -34,6 +34,7 @@ from sandbox.built import (
 )
 from sandbox.code import prepare_bot, release_bot
 from sandbox.docker_build import LOG, build_in_docker
+from sandbox.docker_engine import check_image, connect
 from sandbox.host_build import BuildFailed, build_bot
 from sandbox.languages import BINARY, get_language, recognise
 
@@ -93,8 +94,6 @@ def _build(code: BotCode, choice: str) -> None:
     if choice == "process":
         _build_on_host(code)
         return
-    from sandbox.docker_engine import check_image, connect
-
     try:
         client = connect(10.0)
         check_image(client, image)

@@ -1,12 +1,16 @@
-"""The platform's own marks on a bot folder: that it holds its build, and its language.
+"""Whether a bot folder holds its build, and the marks a stored build's zip carries.
 
-They are the platform's, never the bot's: a build may leave anything in its folder (a link
-named like a mark, to a host file: ``sandbox.untrusted``), so nothing is ever written there.
 A folder built in place is remembered by this process (:func:`mark_built`); a stored build
-(the worker's check zips the built folder: ``sandbox.build_upload``) carries the marks as
-files that the zipping writes from memory, in place of any file of the same name the build
-left, and an unpacked stored build's marks are read without following anything. So every
-backend runs a stored build as it is and never compiles during a match.
+(the worker's check zips the built folder: ``sandbox.build_upload``) is said to be one by
+whoever prepares it (``prepare_bot(..., built=True)``: the worker, from the match spec's
+artifact hash, which it verified). Nothing is read back from the folder: a build may leave
+anything there (a link named like a mark, to a host file: ``sandbox.untrusted``), and a build
+cannot say it is built or another language. So every backend runs a stored build as it is and
+never compiles during a match.
+
+The zip still carries the platform's marks (:func:`marks`, written from memory, in place of
+any file of the same name the build left) for workers from before the match spec named the
+language and the build; this code never reads them.
 """
 
 from __future__ import annotations
@@ -15,15 +19,14 @@ from pathlib import Path
 
 from sandbox import untrusted
 from sandbox.base import BotCode
-from sandbox.languages import BINARY, LANGUAGES, get_language
+from sandbox.languages import BINARY, get_language
 
-#: In a stored build's zip: the language whose build the folder holds.
+#: In a stored build's zip: the language whose build the folder holds (for old workers).
 BUILT = ".meeple-built"
-#: In a stored version's zip: its language (the uploader's choice where the files could be
-#: several languages' bots), read by ``sandbox.code.prepare_bot``.
+#: In a stored version's zip: its language, the uploader's choice where the files could be
+#: several languages' bots (for old workers: the match spec names it now).
 LANGUAGE_MARK = ".meeple-language"
 MARKS = (BUILT, LANGUAGE_MARK)
-_MARK_CAP = 64
 #: What a build may leave in its folder (its sources included), unpacked: past it the build
 #: fails, as the bot's fault, and nothing is stored. The stored zip is smaller still.
 ARTIFACT_MAX_BYTES = 64 * 1024 * 1024
@@ -41,19 +44,6 @@ BUILD_FOLDER_INODES = ARTIFACT_MAX_FILES + 64
 _built_here: set[str] = set()
 
 
-def _read_mark(root: Path, name: str) -> str | None:
-    try:
-        key = untrusted.read_head(root, name, _MARK_CAP).decode("ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return key if key in LANGUAGES else None
-
-
-def marked_language(root: Path) -> str | None:
-    """The language a stored version's folder names, if any."""
-    return _read_mark(root, LANGUAGE_MARK)
-
-
 def mark_built(code: BotCode) -> None:
     """Note that ``code``'s folder holds its build (in this process: nothing is written)."""
     _built_here.add(str(code.root))
@@ -66,10 +56,10 @@ def forget(root: Path) -> None:
 
 def is_built(code: BotCode) -> bool:
     """True when ``code`` is a compiled language's folder that holds its build: built here, or
-    a stored build whose mark names its language."""
+    a stored build (``code.built``)."""
     if not get_language(code.language).compiled:
         return False
-    return str(code.root) in _built_here or _read_mark(code.root, BUILT) == code.language
+    return code.built or str(code.root) in _built_here
 
 
 def output_too_large(exc: untrusted.TooLarge) -> str:

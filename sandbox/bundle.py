@@ -37,7 +37,7 @@ from sandbox.bundle_limits import (
     PUBLIC_MESSAGE,
     BundleError,
     clip,
-    human,
+    format_bytes,
     shown,
 )
 from sandbox.compile_child import try_compile
@@ -66,7 +66,7 @@ __all__ = [
     "compile_error",
     "extract_zip",
     "find_root",
-    "human",
+    "format_bytes",
     "member_path",
     "read_main",
     "single_source",
@@ -164,7 +164,8 @@ def _check(
         raise BundleError("The file is empty.")
     if len(data) > max_bytes:
         raise BundleError(
-            f"The file is {human(len(data))}; uploads are limited to {human(max_bytes)}."
+            f"The file is {format_bytes(len(data))}; uploads are limited to "
+            f"{format_bytes(max_bytes)}."
         )
     kind = bundle_kind(filename)
     if kind != "zip":
@@ -191,7 +192,9 @@ def check_bundle_path(
     size = p.stat().st_size
     cap = MAX_UNPACKED_BYTES if max_bytes is None else max_bytes
     if size > cap:
-        raise BundleError(f"{p.name} is {human(size)}; a bot is limited to {human(cap)}.")
+        raise BundleError(
+            f"{p.name} is {format_bytes(size)}; a bot is limited to {format_bytes(cap)}."
+        )
     return check_bundle(p.name, p.read_bytes(), max_bytes=cap, entries=entries)
 
 

@@ -37,7 +37,7 @@ class BundleError(ValueError):
         self.public = public
 
 
-def human(n: int) -> str:
+def format_bytes(n: int) -> str:
     """A size as people read it: ``2.0 MiB``, ``12 KiB``."""
     return f"{n / 1024 / 1024:.1f} MiB" if n >= 1024 * 1024 else f"{n / 1024:.0f} KiB"
 

@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from sandbox.base import BotCode
-from sandbox.built import forget, marked_language
+from sandbox.built import forget
 from sandbox.bundle import MAX_FILES, BundleError, extract_zip
 from sandbox.bundle import MAX_UNPACKED_BYTES as MAX_CODE_BYTES
 from sandbox.languages import LANGUAGES, Language, get_language, recognise
@@ -45,10 +45,13 @@ def prepare_bot(
     *,
     labels: dict[str, str] | None = None,
     language: str | None = None,
+    built: bool = False,
 ) -> BotCode:
     """Copy the bot at ``path`` (a source file, a folder or a zip) into a fresh directory and
-    recognise its language, or take ``language`` when given (an ambiguous bundle). Raises
-    :class:`BotCodeError` with a clear message on bad input."""
+    recognise its language, or take ``language`` when given (the match spec's, an ambiguous
+    bundle's). ``built``: the caller knows it for a stored build of a compiled language (the
+    match spec's verified artifact), so it is run as it is; nothing in the files is believed.
+    Raises :class:`BotCodeError` with a clear message on bad input."""
     src = Path(path)
     if not src.exists():
         raise BotCodeError(f"bot not found: {src}")
@@ -82,6 +85,7 @@ def prepare_bot(
         labels=dict(labels or {}),
         temporary=True,
         language=lang.key,
+        built=built and lang.compiled,
     )
 
 
@@ -114,7 +118,6 @@ def _single_file_language(src: Path) -> Language:
 
 def _language_of(root: Path, src: Path, explicit: str | None) -> Language:
     files = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()]
-    explicit = explicit or marked_language(root)  # a stored version's language
     if explicit:
         return get_language(explicit)
     found = recognise(files)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sandbox.base import BotCode, BotProcess, Limits, Sandbox, SandboxError
 from sandbox.built import make_runnable
@@ -27,12 +27,11 @@ from sandbox.docker_bot import DockerBot
 from sandbox.docker_build import build_in_docker, needs_build
 from sandbox.docker_engine import check_image, connect, launch, list_bot_containers, remove
 from sandbox.docker_spec import LABEL, container_kwargs, image_of, language_limits
-from sandbox.languages import DEFAULT
+from sandbox.languages import LANGUAGES, get_language
 from sandbox.live import CONTAINERS
+from sandbox.pool import WarmPool
+from sandbox.pool_slot import remove_slot_folder
 from sandbox.workers import dead_worker_on_this_host
-
-if TYPE_CHECKING:
-    from sandbox.pool import WarmPool
 
 __all__ = [
     "RUNTIME_IMAGE",
@@ -42,9 +41,10 @@ __all__ = [
     "shared_sandbox",
 ]
 
-#: The one image bots run in. deploy/build-runtime-image.sh builds it from local files;
+#: The sandbox's own image: its runtime language's (Python's, sandbox/languages/python.py),
+#: served by the warm pool. deploy/build-runtime-image.sh builds it from local files;
 #: deploy/runtime/Dockerfile builds it from python:3.11-slim.
-RUNTIME_IMAGE = "meeple-arena/bot-runtime:py3.11-1"
+RUNTIME_IMAGE = next(lang.image for lang in LANGUAGES.values() if lang.sandbox_runtime)
 
 
 def pool_size_setting() -> int:
@@ -118,17 +118,18 @@ class DockerSandbox(Sandbox):
         check_image(self.client, self.image)
 
     def start(self, code: BotCode, *, labels: dict[str, str], limits: Limits) -> BotProcess:
-        python = code.language == DEFAULT
-        if python and not (code.root / code.entry).is_file():
+        # The language of this sandbox's own runtime (Python) runs in its image, warm pool
+        # and all; the others run cold in their own image.
+        own = get_language(code.language).sandbox_runtime
+        if own and not (code.root / code.entry).is_file():
             raise SandboxError(f"bot code has no {code.entry} in {code.root}")
-        if not python:
-            # Other languages run cold in their own image (the warm pool is Python's); code
-            # not built yet (the command line's) is built first in a build container.
+        if not own:
+            # Code not built yet (the command line's) is built first in a build container.
             if needs_build(code):
                 build_in_docker(code, self.client, api_timeout_s=self.api_timeout_s)
             make_runnable(code)
             limits = language_limits(code, limits)
-        pool = self.pool if python else None
+        pool = self.pool if own else None
         if pool is not None:
             warm = pool.acquire(code, labels, limits)
             if warm is not None:
@@ -148,8 +149,6 @@ class DockerSandbox(Sandbox):
             return None
         pid = os.getpid()
         if self._pool is None or self._pool_pid != pid:
-            from sandbox.pool import WarmPool
-
             # After a fork the parent's pool (its threads and sockets) is not ours to use.
             self._pool = WarmPool(self, self.pool_size, reuse=self.reuse)
             self._pool_pid = pid
@@ -194,8 +193,6 @@ class DockerSandbox(Sandbox):
         """Remove containers left by dead workers: a worker on this host whose pid is gone,
         or any bot container older than ``max_age_s`` (no match lasts that long; None: only
         the dead workers' containers, as a new warm pool does at its start)."""
-        from sandbox.pool_slot import remove_slot_folder
-
         now = time.time()
         n = 0
         for c in self.containers(None):

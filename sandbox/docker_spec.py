@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from sandbox.base import BotCode, Limits
-from sandbox.languages import DEFAULT, get_language
+from sandbox.languages import get_language
 from sandbox.workers import worker_id
 
 LABEL = "meeple-arena"  # label prefix; "meeple-arena.sandbox=1" marks every bot container
@@ -22,16 +22,16 @@ BOT_UID = 65534
 
 
 def run_command(code: BotCode) -> list[str]:
-    """The bot's command in its container: its language's run command (``sandbox.languages``),
-    Python's naming the entry file."""
-    if code.language == DEFAULT:
-        return ["python3", "-u", code.entry]
-    return list(get_language(code.language).run)
+    """The bot's command in its container: its language's run command (``sandbox.languages``)
+    for its entry file."""
+    return get_language(code.language).run_command(code.entry)
 
 
 def image_of(code: BotCode, default: str) -> str:
-    """The image a bot runs in: ``default`` (the sandbox's, Python's) or its language's."""
-    return default if code.language == DEFAULT else get_language(code.language).image
+    """The image a bot runs in: ``default`` (the sandbox's own runtime) for the language of
+    that runtime, else its language's."""
+    lang = get_language(code.language)
+    return default if lang.sandbox_runtime else lang.image
 
 
 def language_limits(code: BotCode, limits: Limits) -> Limits:

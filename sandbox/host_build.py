@@ -35,6 +35,7 @@ from sandbox import untrusted
 from sandbox.base import BotCode, SandboxError
 from sandbox.built import ARTIFACT_MAX_BYTES, ARTIFACT_MAX_FILES, output_over_cap, output_too_large
 from sandbox.bundle_limits import BundleError
+from sandbox.code import bot_dir_base
 from sandbox.languages import Language, get_language
 
 BWRAP = "/usr/bin/bwrap"
@@ -306,8 +307,6 @@ def _digest(root: Path, lang: Language, tools: dict[str, str]) -> str:
 
 
 def _cache_base() -> Path:
-    from sandbox.code import bot_dir_base
-
     base = bot_dir_base() / "builds"
     base.mkdir(mode=0o700, exist_ok=True)
     return base

@@ -13,6 +13,8 @@ import weakref
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
+    # By type only: docker_bot's bots join CONTAINERS, so it imports this module; CONTAINERS
+    # stays here because its exit hook must be registered before the warm pool's.
     from sandbox.docker_bot import ContainerBot
 
 

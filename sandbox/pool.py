@@ -39,18 +39,16 @@ import time
 import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
 
 from sandbox.base import BotCode, Limits, SandboxError
+from sandbox.docker_spec import run_command
 from sandbox.live import CONTAINERS
 from sandbox.pool_bot import PooledBot
 from sandbox.pool_box import WarmBox
 from sandbox.pool_fill import Filling
+from sandbox.pool_host import PoolHost
 from sandbox.pool_key import reuse_key
 from sandbox.pool_slot import SLOT_PREFIX, put_code
-
-if TYPE_CHECKING:
-    from sandbox.docker import DockerSandbox
 
 log = logging.getLogger("sandbox.pool")
 
@@ -66,7 +64,7 @@ class WarmPool(Filling):
 
     def __init__(
         self,
-        sandbox: DockerSandbox,
+        sandbox: PoolHost,
         size: int,
         *,
         reuse: int = 0,
@@ -134,7 +132,7 @@ class WarmPool(Filling):
                 box.uses += 1
                 bot = PooledBot(self, box, labels)
                 CONTAINERS.add(bot)
-                bot.begin(code.entry)
+                bot.begin(run_command(code))
             except Exception as e:  # a dead loader, a full disk: this container is no good
                 log.warning("warm container %s unusable (%s)", box.container.id[:12], e)
                 box.key = None  # never reset for reuse

@@ -7,6 +7,7 @@ of the same bot version, or removes it, in the background."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import threading
 from typing import TYPE_CHECKING, Any
@@ -15,17 +16,16 @@ from sandbox.docker_bot import ContainerBot
 from sandbox.docker_engine import exit_reason_of, inspect_exit
 from sandbox.live import CONTAINERS
 from sandbox.pool_box import WarmBox, open_stdin
+from sandbox.pool_host import BotReleaser
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    from sandbox.pool import WarmPool
 
 
 class PooledBot(ContainerBot):
     pooled = True
 
-    def __init__(self, pool: WarmPool, box: WarmBox, labels: dict[str, str]) -> None:
+    def __init__(self, pool: BotReleaser, box: WarmBox, labels: dict[str, str]) -> None:
         # The match's bot takes the read ends the box opened for this match's loader.
         out, err = box.out, box.err
         box.out = box.err = -1
@@ -45,10 +45,10 @@ class PooledBot(ContainerBot):
     def folder(self) -> Path:
         return self.box.folder
 
-    def begin(self, entry: str) -> None:
-        """Open the loader's stdin and name the entry: it execs the bot."""
+    def begin(self, command: list[str]) -> None:
+        """Open the loader's stdin and send the bot's command (one JSON line): it execs it."""
         self._in = open_stdin(self.box.io)
-        self.send_line(entry)
+        self.send_line(json.dumps(command))
 
     def disown(self) -> None:
         """In a forked child: this bot is the parent's. Never read, write, close or release it

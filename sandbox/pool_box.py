@@ -22,11 +22,12 @@ import threading
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sandbox.base import BotCode, Limits, SandboxError
 from sandbox.docker_engine import launch, remove
 from sandbox.docker_spec import container_kwargs
+from sandbox.pool_host import PoolHost
 from sandbox.pool_slot import (
     IO_DIR,
     LOADER_COMMAND,
@@ -35,9 +36,6 @@ from sandbox.pool_slot import (
     seal,
 )
 from sandbox.pool_supervisor import LOADER_HELLO, SUPERVISOR_HELLO
-
-if TYPE_CHECKING:
-    from sandbox.docker import DockerSandbox
 
 log = logging.getLogger("sandbox.pool")
 
@@ -267,7 +265,7 @@ def open_stdin(io: Path) -> int:
         raise
 
 
-def start_box(sandbox: DockerSandbox, limits: Limits, hello_timeout_s: float) -> WarmBox:
+def start_box(sandbox: PoolHost, limits: Limits, hello_timeout_s: float) -> WarmBox:
     """Create and start a warm container for ``limits`` with exactly the cold path's settings
     (``docker_spec.container_kwargs``), plus one process for its supervisor (the bot keeps
     the whole ``pids`` budget it has cold, where tini is the only other process). Waits for

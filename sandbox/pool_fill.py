@@ -9,19 +9,16 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
 
 from sandbox.base import Limits
 from sandbox.pool_box import WarmBox, start_box
-
-if TYPE_CHECKING:
-    from sandbox.docker import DockerSandbox
+from sandbox.pool_host import PoolHost
 
 log = logging.getLogger("sandbox.pool")
 
 
 class Filling:
-    sandbox: DockerSandbox
+    sandbox: PoolHost
     size: int
     hello_timeout_s: float
     _lock: threading.Condition

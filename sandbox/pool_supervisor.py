@@ -12,8 +12,9 @@ Channels, FIFOs in ``/run/arena`` (a read-only bind of the slot's ``io`` folder)
   ``clean`` or ``dirty <why>`` after each reset.
 - ``stdin``, ``stdout``, ``stderr``: the bot's, made afresh by the worker for every match. A
   *loader* child (a fork of this process) opens them, says ``LOADER_HELLO`` on stdout, waits
-  for the entry's name on stdin and execs ``python3 -u <entry>`` in ``/bot``: the same
-  command, user, folder and environment as a cold container's bot.
+  for the bot's command on stdin (one JSON line: the language's run command for the entry,
+  ``sandbox.docker_spec.run_command``) and execs it in ``/bot``: the same command, user,
+  folder and environment as a cold container's bot.
 
 Why the bot cannot fake a reset though it runs as the same uid: this process is not dumpable
 (no ptrace, no ``/proc/<pid>/fd``, ``mem`` or ``environ`` for other processes without
@@ -32,6 +33,7 @@ empty, and only then starts the next loader.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import select
 import signal
@@ -95,7 +97,7 @@ def loader() -> None:
                 signal.signal(sig, signal.SIG_DFL)
     signal.set_wakeup_fd(-1)
     os.setsid()
-    w = os.open(f"{IO}/stdin", os.O_RDWR)  # never EOF while we wait for the entry
+    w = os.open(f"{IO}/stdin", os.O_RDWR)  # never EOF while we wait for the command
     o = os.open(f"{IO}/stdout", os.O_WRONLY)
     e = os.open(f"{IO}/stderr", os.O_WRONLY)
     os.write(o, LOADER_HELLO)
@@ -111,8 +113,10 @@ def loader() -> None:
         os.dup2(fd, std)
         os.close(fd)
     os.chdir("/bot")
-    entry = line.decode().strip()
-    os.execvp("python3", ["python3", "-u", entry])
+    argv = json.loads(line)
+    if not (isinstance(argv, list) and argv and all(isinstance(a, str) for a in argv)):
+        os._exit(70)
+    os.execvp(argv[0], argv)
 
 
 def spawn(keep: tuple[int, ...]) -> int:

@@ -155,8 +155,8 @@ class ProcessSandbox(Sandbox):
         runtime sets): under bubblewrap, its arguments and then the bot's own command."""
         lang = get_language(code.language)
         env = _bot_env(lang.env)
-        if lang.key == "python":
-            argv = [self.python, "-u", "-E", "-s", code.entry]
+        if lang.sandbox_runtime:  # its interpreter is this backend's (ARENA_BOT_PYTHON)
+            argv = [self.python, *lang.run_command(code.entry)[1:]]
             binds = _prefix_binds(self.python)
         else:
             argv, binds = host_run_command(lang)
@@ -166,11 +166,11 @@ class ProcessSandbox(Sandbox):
 
     def prepare(self, code: BotCode) -> None:
         """Build a compiled bot (or check an interpreted one's syntax) with this machine's
-        toolchain, once per bot folder; Python bots need nothing. Raises
-        :class:`SandboxError` naming a missing tool, ``host_build.BuildFailed`` (the bot's
-        fault) with the compiler's first lines."""
+        toolchain, once per bot folder; a language with neither (Python) needs nothing.
+        Raises :class:`SandboxError` naming a missing tool, ``host_build.BuildFailed`` (the
+        bot's fault) with the compiler's first lines."""
         lang = get_language(code.language)
-        if lang.key == "python":
+        if not lang.prepared:
             return
         tool_paths(lang)  # "this machine cannot run C++ bots: g++ not found"
         if is_built(code):  # a stored build (the worker's check made it): run it as it is
@@ -186,10 +186,11 @@ class ProcessSandbox(Sandbox):
             return self._start(code, labels, limits)
 
     def _start(self, code: BotCode, labels: dict[str, str], limits: Limits) -> BotProcess:
-        if code.language == "python" and not untrusted.is_file(code.root, code.entry):
+        lang = get_language(code.language)
+        # A language run as it is needs its entry now; a build or a check says what is missing.
+        if not lang.prepared and not untrusted.is_file(code.root, code.entry):
             raise SandboxError(f"bot code has no {code.entry} in {code.root}")
         self.prepare(code)
-        lang = get_language(code.language)
         # A language that needs more than the defaults (a JVM: memory, threads) raises the
         # seat's limits to its own; below them, the caller's limits hold.
         if lang.memory_mb > _DEFAULTS.memory_mb:

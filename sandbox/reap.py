@@ -9,21 +9,24 @@ folders older than the age cap. Matches in progress are left alone.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import time
+
+from sandbox import uids
+from sandbox.code import bot_dir_base
+from sandbox.docker import DockerSandbox
+from sandbox.pool_slot import SLOT_PREFIX
 
 
 def reap_orphans(max_age_hours: float = 6.0) -> dict[str, int]:
     """Clean both backends; returns what was removed per backend."""
-    from sandbox import uids
-
     out = {
         "process": uids.reap_free() if uids.available() else 0,
         "docker": 0,
         "bot_dirs": remove_old_bot_dirs(max_age_hours * 3600),
     }
     try:
-        from sandbox.docker import DockerSandbox
-
         sb = DockerSandbox()
         sb.client.ping()
         out["docker"] = sb.reap_orphans(max_age_s=max_age_hours * 3600)
@@ -38,15 +41,8 @@ def remove_old_bot_dirs(max_age_s: float) -> int:
     referee or worker that died before cleaning up. A live pool replaces its containers long
     before (idle ones after ``WarmPool.max_idle_s``, 30 minutes; a reused one after
     ``max_life_s``, an hour)."""
-    import shutil
-    import time
-
-    from sandbox.code import bot_dir_base
-
     n = 0
     cutoff = time.time() - max_age_s
-    from sandbox.pool_slot import SLOT_PREFIX
-
     base = bot_dir_base()
     for d in [*base.glob("bot-*"), *base.glob(f"{SLOT_PREFIX}*")]:
         try:

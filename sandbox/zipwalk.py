@@ -36,7 +36,7 @@ from sandbox.bundle_limits import (
     MAX_UNPACKED_BYTES,
     METHODS,
     BundleError,
-    human,
+    format_bytes,
     shown,
 )
 
@@ -164,7 +164,8 @@ def plan_zip(zf: zipfile.ZipFile, entries: tuple[str, ...] = (ENTRY,)) -> Plan:
         members.append((info, rel))
     if declared > MAX_UNPACKED_BYTES:
         raise BundleError(
-            f"The zip unpacks to {human(declared)}; at most {human(MAX_UNPACKED_BYTES)} is allowed."
+            f"The zip unpacks to {format_bytes(declared)}; at most "
+            f"{format_bytes(MAX_UNPACKED_BYTES)} is allowed."
         )
     clash = sorted(key for key in files if key in folders)
     if clash:

@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 from rich.console import Console
 
 from arena.contract import TimeControl
+from sandbox import registry
 
 EXIT_OK = 0
 EXIT_CHECK_FAILED = 1
@@ -90,10 +91,11 @@ def add_time_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--sandbox",
-        choices=["auto", "docker", "process"],
+        choices=registry.names(),
         default=None,
-        help="how bot programs run (default: $ARENA_SANDBOX, else auto: Docker when "
-        "available, else plain processes, which are not a security boundary)",
+        help="how bot programs run: "
+        + "; ".join(backend.shown() for backend in registry.backends())
+        + ". Default: $ARENA_SANDBOX, else auto",
     )
     p.add_argument(
         "--option",

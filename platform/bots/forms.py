@@ -7,18 +7,20 @@ from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 
-from arena.bot_code import human
+from arena.bot_code import LANGUAGES, format_bytes
 from bots.models import DESCRIPTION_MAX
 from bots.validation import language_choices, validate_bundle
 
+_SOURCES = [lang.source for lang in LANGUAGES.values()]
+#: Build files that make a bot by themselves (a compiled language's: its build finds the sources).
+_BUILD_FILES = [m for lang in LANGUAGES.values() if lang.compiled for m in lang.markers]
 #: What a zip holds, said the same way by the field's help and the upload pages' side boxes.
 ZIP_LAYOUT = (
-    "a .zip of the bot's folder: its entry file (such as main.py) or build file (such as "
-    "Cargo.toml or go.mod) at the zip's top level, or inside one folder at its top level"
+    f"a .zip of the bot's folder: its entry file (such as {_SOURCES[0]}) or build file (such "
+    f"as {' or '.join(_BUILD_FILES)}) at the zip's top level, or inside one folder at its top "
+    "level"
 )
-CODE_HELP = (
-    f"One source file (main.py, main.js, Main.java, main.cpp, main.rs, main.go), or {ZIP_LAYOUT}."
-)
+CODE_HELP = f"One source file ({', '.join(_SOURCES)}), or {ZIP_LAYOUT}."
 LANGUAGE_HELP = "Recognised from the files; choose only when they could be several languages."
 
 
@@ -41,7 +43,8 @@ class CodeField(forms.FileField):
         cap = settings.ARENA_UPLOAD_MAX_BYTES
         if upload.size > cap:
             raise ValidationError(
-                f"The file is {human(upload.size)}; uploads are limited to {human(cap)}."
+                f"The file is {format_bytes(upload.size)}; uploads are limited to "
+                f"{format_bytes(cap)}."
             )
         content = upload.read()
         validate_bundle(upload.name, content, cap)

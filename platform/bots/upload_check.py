@@ -56,7 +56,7 @@ def run_check(version_id: int) -> str:
     # this worker's memory.
     with tempfile.TemporaryFile() as artifact:
         try:
-            if version.language == "python":
+            if get_language(version.language).checked_by_compiling:
                 check_code(stored, data)
             else:
                 # The upload check again (the build follows, in a build sandbox).

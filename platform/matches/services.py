@@ -84,6 +84,10 @@ def _seat_spec(version: BotVersion) -> SeatSpec:
         sha256=version.sha256,
         # Uploads of users other than staff and the platform's own user are strangers' code.
         trusted=trusted_owner(version.bot.owner),
+        # The worker runs it in this language, and the stored build by this hash: the row's
+        # facts, never the files' (a build cannot say it is another language, nor built).
+        language=version.language,
+        artifact_sha256=version.artifact_sha256,
     )
 
 

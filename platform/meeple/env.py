@@ -9,6 +9,8 @@ from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
+from arena.bot_code import sandbox_names
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATA_DIR = REPO_ROOT / "data"
 INSECURE_SECRET_KEY = "django-insecure-meeple-arena-development-key-do-not-use-in-production"
@@ -56,9 +58,12 @@ def database_url() -> str:
 
 
 def sandbox_choice() -> str:
+    """``ARENA_SANDBOX``, one of the backends the sandbox's registry names (default auto)."""
     value = os.environ.get("ARENA_SANDBOX", "auto").strip().lower() or "auto"
-    if value not in {"auto", "docker", "process"}:
-        raise ImproperlyConfigured(f"ARENA_SANDBOX must be docker, process or auto, got {value!r}")
+    if value not in sandbox_names():
+        raise ImproperlyConfigured(
+            f"ARENA_SANDBOX must be one of {', '.join(sandbox_names())}, got {value!r}"
+        )
     return value
 
 

@@ -28,6 +28,7 @@ def test_spec_round_trips_through_json() -> None:
         seats=(
             SeatSpec("builtin:greedy"),
             SeatSpec("version:12", sha256=SHA, trusted=False),
+            SeatSpec("version:13", sha256=SHA, language="cpp", artifact_sha256="cd" * 32),
             SeatSpec("builtin:random"),
         ),
         seed=2**64 - 1,
@@ -37,6 +38,17 @@ def test_spec_round_trips_through_json() -> None:
     )
     assert MatchSpec.from_json(json.loads(json.dumps(spec.to_json()))) == spec
     assert spec.untrusted and spec.seats[1].version_id == 12
+
+
+def test_a_seat_from_before_languages_reads_as_it_did() -> None:
+    """A spec from before seats named their language and build: the same seat, the new fields
+    empty, and written back as it was (an old worker reads a new spec's seat too: it ignores
+    the keys it does not know)."""
+    old = {"bot": "version:12", "sha256": SHA, "trusted": False}
+    seat = SeatSpec.from_json(old)
+    assert seat == SeatSpec("version:12", sha256=SHA, trusted=False)
+    assert seat.language == "" and seat.artifact_sha256 == ""
+    assert seat.to_json() == old
 
 
 def test_short_seats_and_default_time() -> None:
@@ -56,6 +68,14 @@ def test_short_seats_and_default_time() -> None:
         ({"game": "trnd", "seats": ["builtin:a"], "sandbox": "process"}, "unknown keys"),
         ({"game": "trnd", "seats": [{"bot": "version:x", "sha256": SHA}]}, "version:<number>"),
         ({"game": "trnd", "seats": [{"bot": "version:3"}]}, "needs its sha256"),
+        (
+            {"game": "trnd", "seats": [{"bot": "version:3", "sha256": SHA, "language": "C++"}]},
+            "language must be a language's key",
+        ),
+        (
+            {"game": "trnd", "seats": [{"bot": "version:3", "sha256": SHA, "artifact_sha256": 1}]},
+            "artifact_sha256 must be a hex SHA-256",
+        ),
         ({"game": "trnd", "seats": ["builtin:a"], "time": {"move_ms": -1}}, "time: move_ms"),
         ({"game": "trnd", "seats": ["builtin:a"], "time": {"hours": 1}}, "unknown keys"),
     ],

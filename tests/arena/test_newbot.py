@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.newbot import RUNTIME, RUNTIME_LIBRARIES, RUNTIME_PYTHON, new_bot, starter_zip
+from arena.newbot import new_bot, starter_zip
 from games.base import GameError
 from games.registry import slugs
+from sandbox.docker import RUNTIME_IMAGE
 from sandbox.languages import LANGUAGES, UnknownLanguage
+from sandbox.languages.python import RUNTIME, RUNTIME_LIBRARIES, RUNTIME_PYTHON
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,9 +59,8 @@ def test_starter_readme_says_where_arena_is() -> None:
 def test_runtime_named_is_the_runtime_image() -> None:
     dockerfile = (ROOT / "deploy/runtime/Dockerfile").read_text()
     build = (ROOT / "deploy/build-runtime-image.sh").read_text()
-    docker_py = (ROOT / "sandbox/docker.py").read_text()
     assert f"FROM python:{RUNTIME_PYTHON}-slim" in dockerfile
-    assert re.search(rf'RUNTIME_IMAGE = "[^"]*:py{re.escape(RUNTIME_PYTHON)}-', docker_py)
+    assert f":py{RUNTIME_PYTHON}-" in RUNTIME_IMAGE
     assert f"python{RUNTIME_PYTHON}" in build
     pip_line = re.findall(r'pip install --no-cache-dir ((?:"[^"]+" ?)+)', dockerfile)[0]
     installed = {re.sub(r"[=<>].*", "", p.strip('"')) for p in pip_line.split()}

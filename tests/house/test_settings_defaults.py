@@ -99,7 +99,9 @@ def test_production_refuses_default_secret_key(tmp_path: Path) -> None:
 
 def test_bad_values_are_named(tmp_path: Path) -> None:
     out = probe(tmp_path, ARENA_SANDBOX="chroot")
-    assert out.returncode != 0 and "ARENA_SANDBOX must be docker, process or auto" in out.stderr
+    assert (
+        out.returncode != 0 and "ARENA_SANDBOX must be one of auto, docker, process" in out.stderr
+    )
     out = probe(tmp_path, DEBUG="maybe")
     assert out.returncode != 0 and "DEBUG must be true or false" in out.stderr
 

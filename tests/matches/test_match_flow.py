@@ -62,6 +62,25 @@ def test_spec_names_code_by_version_and_hash(trnd, builtin_versions, user_bot) -
     assert MatchSpec.from_json(json.loads(json.dumps(wire))) == spec
 
 
+def test_spec_names_the_language_and_the_build(trnd, builtin_versions, user_bot) -> None:
+    """The version's row says its language and its build's hash: the worker believes them,
+    not the files (a build cannot say it is another language, nor that it is built)."""
+    from bots.models import BotVersion
+    from bots.services import upload_version
+
+    from .conftest import BOT_SOURCE
+
+    v = upload_version(bot=user_bot, filename="main.py", data=BOT_SOURCE)
+    match = create_match(game=trnd, versions=[*builtin_versions, v], seed=7)
+    assert match_spec(match).seats[2].language == "python"
+    assert match_spec(match).seats[2].artifact_sha256 == ""
+    BotVersion.objects.filter(pk=v.pk).update(language="cpp", artifact_sha256="cd" * 32)
+    seat = match_spec(match).seats[2]
+    assert (seat.language, seat.artifact_sha256) == ("cpp", "cd" * 32)
+    assert seat.to_json()["artifact_sha256"] == "cd" * 32
+    assert match_spec(match).seats[0].language == ""  # a built-in bot is the game's own code
+
+
 def test_error_outcome_is_stored_and_not_rated(trnd, three_versions) -> None:
     match = create_match(game=trnd, versions=three_versions)
     record_outcome(

@@ -15,9 +15,10 @@ from bots.services import ensure_builtin_bots
 from catalog.markdown import render_markdown
 from matches.services import create_match, dispatch_match
 
-from arena.newbot import RUNTIME, example_act_message, starter_zip
+from arena.newbot import example_act_message, starter_zip
 from arena.protocol import DOC
 from games.registry import rules_path, slugs
+from sandbox.languages.python import RUNTIME
 
 
 def _text(html: str) -> str:

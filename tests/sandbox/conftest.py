@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,8 +41,8 @@ def descendants(root: int | None = None) -> set[int]:
 def prepared() -> Iterator:
     made: list[BotCode] = []
 
-    def _prepare(path: str | Path) -> BotCode:
-        code = prepare_bot(path)
+    def _prepare(path: str | Path, **how: Any) -> BotCode:
+        code = prepare_bot(path, **how)
         made.append(code)
         return code
 

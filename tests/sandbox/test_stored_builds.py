@@ -13,7 +13,7 @@ import pytest
 
 from sandbox import Limits
 from sandbox.build_upload import build_upload
-from sandbox.built import BUILT
+from sandbox.built import BUILT, is_built
 from sandbox.workers import worker_id
 from tests.language_bots import BOTS
 
@@ -61,7 +61,9 @@ def test_the_process_backend_runs_a_stored_build(
         pytest.skip(f"this machine has no {key} toolchain")
     stored = _stored(tmp_path, key, "process")
     _no_compiling(monkeypatch)
-    code = prepared(stored)
+    code = prepared(stored, language=key, built=True)  # as the match spec says it
+    assert is_built(code)
+    # The zip still carries the platform's mark, for workers from before the spec said it.
     assert (code.root / BUILT).read_text() == key
     _plays(process_sandbox, code)
 
@@ -75,6 +77,20 @@ def test_the_docker_backend_runs_a_stored_build(
     try:
         stored = _stored(tmp_path, key, "docker")
         _no_compiling(monkeypatch)
-        _plays(docker, prepared(stored))
+        _plays(docker, prepared(stored, language=key, built=True))
     finally:
         docker.reap({"test": "1", "worker": worker_id()})  # this process's only
+
+
+def test_a_stored_build_is_built_only_when_its_preparer_says_so(
+    prepared: Any, tmp_path: Path
+) -> None:
+    """Its files (the marks included) say nothing: unpacked without the spec's word, a stored
+    build is a folder of sources to build again; a build that says it is another language is
+    run as the language the spec names."""
+    if shutil.which("g++") is None:
+        pytest.skip("this machine has no C++ toolchain")
+    stored = _stored(tmp_path, "cpp", "process")
+    assert not is_built(prepared(stored))
+    assert prepared(stored, language="cpp", built=True).language == "cpp"
+    assert not is_built(prepared(stored, language="javascript", built=True))  # not compiled

@@ -24,7 +24,7 @@ from sandbox import untrusted
 from sandbox.base import BotCode
 from sandbox.build_archive import NOT_A_LOG, AttachedStdout, unpack
 from sandbox.build_upload import zip_folder
-from sandbox.built import BUILT, LANGUAGE_MARK, is_built, make_runnable, marked_language, marks
+from sandbox.built import BUILT, LANGUAGE_MARK, is_built, make_runnable, marks
 from sandbox.docker_build import LOG
 from sandbox.host_build import BuildFailed
 from sandbox.languages import BINARY
@@ -242,14 +242,15 @@ def test_the_artifact_zipping(folder: Path, canary: Path, kind: str, rel: str) -
 
 
 @pytest.mark.parametrize("kind", PLANTS)
-def test_the_marks_readers(folder: Path, canary: Path, kind: str) -> None:
+def test_marks_in_a_folder_are_never_read(folder: Path, canary: Path, kind: str) -> None:
+    """Whatever a folder holds named like a mark, the folder is not built: only whoever
+    prepares the code says so (the worker, from the match spec's verified artifact hash)."""
     canary.write_bytes(b"cpp")  # a host file that would read as a valid mark
     os.chmod(canary, 0o600)
     _plant(folder, BUILT, kind, canary)
     _plant(folder, LANGUAGE_MARK, kind, canary)
     code = BotCode(root=folder, entry="main.cpp", language="cpp")
     assert _bounded(lambda: is_built(code)) is False
-    assert _bounded(lambda: marked_language(folder)) is None
     assert canary.read_bytes() == b"cpp"
 
 
@@ -293,8 +294,7 @@ def test_the_process_backend_starting_a_stored_build(folder: Path, canary: Path,
 
     if shutil.which("g++") is None:
         pytest.skip("this machine cannot run C++ bots")
-    (folder / BUILT).write_bytes(b"cpp")
     _plant(folder, BINARY, kind, canary)
-    code = BotCode(root=folder, entry="main.cpp", language="cpp")
+    code = BotCode(root=folder, entry="main.cpp", language="cpp", built=True)
     assert _bounded(lambda: ProcessSandbox().prepare(code)) is None
     _untouched(canary)

@@ -1,5 +1,6 @@
 """Template tags for facts whose one source is the code: ``{% bot_runtime %}`` names what
-uploaded bots run with (``arena.newbot.RUNTIME``, kept true to the runtime image by a test);
+uploaded bots run with (the default language's ``runtime``, kept true to the runtime image by
+a test);
 ``{% bot_languages %}`` and ``{% bot_sources %}`` the languages (``sandbox.languages``);
 ``value|as_json`` shows an option's value the way bots and the API spell it (``true``, not
 ``True``)."""
@@ -11,15 +12,14 @@ from typing import Any
 
 from django import template
 
-from arena.bot_code import LANGUAGES
-from arena.newbot import RUNTIME
+from arena.bot_code import DEFAULT_LANGUAGE, LANGUAGES
 
 register = template.Library()
 
 
 @register.simple_tag
 def bot_runtime() -> str:
-    return RUNTIME
+    return LANGUAGES[DEFAULT_LANGUAGE].runtime
 
 
 @register.simple_tag
