@@ -10,7 +10,8 @@ class CompetitionsConfig(AppConfig):
         # loaded, and each of these modules imports models.
         from audiences.selectors import register_overseer  # in ready(): imports models
 
-        from competitions import receivers  # noqa: F401  in ready(): listens to matches.signals
+        # in ready(): the receivers listen to matches.signals
+        from competitions import receivers  # noqa: F401
         from competitions.permissions import organised_audiences  # in ready(): imports models
 
         # A tournament's organiser sees its private matches: matches asks audiences, never us.

@@ -68,7 +68,7 @@ def test_spec_names_the_language_and_the_build(trnd, builtin_versions, user_bot)
     from bots.models import BotVersion
     from bots.services import upload_version
 
-    from .conftest import BOT_SOURCE
+    from tests.site_fixtures import BOT_SOURCE
 
     v = upload_version(bot=user_bot, filename="main.py", data=BOT_SOURCE)
     match = create_match(game=trnd, versions=[*builtin_versions, v], seed=7)
