@@ -59,18 +59,6 @@ def _forbidden(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "competitions/forbidden.html", {"message": message}, status=403)
 
 
-def _run_note(total: int) -> str:
-    """What happens to freshly scheduled matches: played inline in eager mode (no broker;
-    they run as the transaction commits, before the redirect), else queued for the workers.
-    Failures show in the progress line of the page."""
-    if total == 0:
-        return "no match was scheduled"
-    matches = f"{total} match{'es' if total != 1 else ''}"
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        return f"{matches} played"
-    return f"{matches} sent to the workers"
-
-
 # ------------------------------------------------------------------------------ tournaments
 
 

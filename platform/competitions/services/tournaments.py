@@ -19,13 +19,16 @@ from django.utils import timezone
 from matches.models import Match, MatchStatus
 from matches.services import clamp_seed, dispatch_matches
 
+from arena import contract
 from arena.formats import (
     FORMAT_NAMES,
+    FORMATS,
     FormatError,
     FormatOptions,
     Result,
     StandingRow,
     check_format,
+    check_shape,
     new_standings,
     next_round,
     ranking,
@@ -39,7 +42,6 @@ from competitions.models import (
     TableStats,
     Tournament,
     TournamentEntry,
-    TournamentFormat,
     TournamentStatus,
     Visibility,
 )
@@ -55,19 +57,28 @@ log = logging.getLogger(__name__)
 
 #: A tournament may schedule at most this many matches (a typo must not queue a million).
 MAX_TOURNAMENT_MATCHES = 2000
-#: Matches that will not change any more (``Match.is_done``).
-DONE_STATUSES = (MatchStatus.FINISHED, MatchStatus.ERROR)
+#: Matches that will not change any more (their status's ``is_done``, ``arena.contract``).
+DONE_STATUSES = tuple(s.value for s in contract.MatchStatus if s.is_done)
 
 
 def format_options(t: Tournament) -> FormatOptions:
-    """The tournament's settings as ``arena.formats`` takes them."""
-    return FormatOptions(
+    """The tournament's settings as ``arena.formats`` takes them (the rounds only for a
+    format that takes them)."""
+    return options_of(
+        t.format,
         players=t.players_per_match,
-        rounds=None if t.format == TournamentFormat.KNOCKOUT else t.rounds,
+        rounds=t.rounds,
         games_per_table=t.games_per_pairing,
         advance=t.advance,
         seed=t.seed,
     )
+
+
+def options_of(fmt: str, *, rounds: int | None, **given: int) -> FormatOptions:
+    """Options for format ``fmt`` from a form's or a row's fields: ``rounds`` dropped for a
+    format that takes none (the knockout plays until one winner)."""
+    takes = FORMATS[fmt].takes if fmt in FORMATS else {}
+    return FormatOptions(rounds=rounds if "rounds" in takes else None, **given)
 
 
 def create_tournament(
@@ -76,7 +87,7 @@ def create_tournament(
     game: Game,
     name: str,
     entrants: Sequence[BotVersion] = (),
-    format: str = TournamentFormat.ROUND_ROBIN,
+    format: str = FORMAT_NAMES[0],
     players_per_match: int = 2,
     games_per_pairing: int = 1,
     rounds: int | None = None,
@@ -132,7 +143,7 @@ def _check_format(
     rounds: int | None,
     max_matches: int | None,
 ) -> None:
-    if format not in TournamentFormat.values:
+    if format not in FORMATS:
         raise ValidationError(f"Unknown format {format!r}: one of {', '.join(FORMAT_NAMES)}.")
     if not game.min_players <= players <= game.max_players:
         raise ValidationError(
@@ -142,10 +153,11 @@ def _check_format(
         raise ValidationError("Each pairing must play at least one game.")
     if max_matches is not None and max_matches < 1:
         raise ValidationError("A tournament must play at least one match.")
-    if max_matches is not None and format != TournamentFormat.ROUND_ROBIN:
-        raise ValidationError("Only a round robin can be cut at a number of matches.")
-    if format == TournamentFormat.KNOCKOUT and rounds:
-        raise ValidationError("A knockout plays until one winner: leave the rounds empty.")
+    try:  # the format's own rules (arena.formats.check_shape), written there once
+        opts = FormatOptions(players, rounds=rounds, games_per_table=games_per_pairing)
+        check_shape(format, opts, max_matches)
+    except FormatError as exc:
+        raise ValidationError(str(exc)) from exc
 
 
 def planned_matches(t: Tournament, entrants: int) -> int:
