@@ -81,6 +81,7 @@ __all__ = [
     "match_points",
     "new_standings",
     "next_round",
+    "option_help",
     "ranking",
     "record_round",
     "standings_from_json",
@@ -117,6 +118,14 @@ def cut_refusal() -> str:
     """Why a format that cannot be cut refuses ``max_matches``: the formats that can."""
     can = " or a ".join(f.label.lower() for f in FORMATS.values() if f.can_cut)
     return f"Only a {can} can be cut at a number of matches."
+
+
+def option_help(option: str) -> str:
+    """What ``option`` means in each format that takes it (``Format.takes``), and which take
+    none: a form's help text in the formats' own words."""
+    takes = [f"{f.label}: {f.takes[option]}." for f in FORMATS.values() if option in f.takes]
+    without = [f.label.lower() for f in FORMATS.values() if option not in f.takes]
+    return " ".join([*takes, *([f"Not for: {', '.join(without)}."] if without else [])])
 
 
 def check_shape(name: str, options: FormatOptions, cut: int | None = None) -> None:

@@ -28,17 +28,17 @@ class Knockout:
     name = "knockout"
     label = "Knockout"
     summary = "losers go out until one winner"
-    takes = {
+    takes: dict[str, str] = {
         "min_players": "the smallest table when the field does not divide",
         "advance": "with 3+ seats, how many of each table go through",
         "tie_replays": "two seats, how often a level table is played again",
     }
-    ranked_by = ("eliminated_in", "points", "buchholz", "seed")
+    ranked_by: tuple[str, ...] = ("eliminated_in", "points", "buchholz", "seed")
     order_note = (
         "Ordered by how far each bot got (the last one standing, then the others by the round "
         "they went out in, latest first), then points, Buchholz, seeding."
     )
-    columns = (Column("out", lambda r: _out(r), left=True),)
+    columns: tuple[Column, ...] = (Column("out", lambda r: _out(r), left=True),)
     results_section = "bracket"
     spaced = True
     can_cut = False

@@ -27,10 +27,10 @@ class RoundRobin:
     name = "round-robin"
     label = "Round robin"
     summary = "everyone meets everyone"
-    takes = {"rounds": "stop after this many rounds"}
-    ranked_by = ("points", "buchholz", "wins", "seed")
+    takes: dict[str, str] = {"rounds": "stop after this many rounds"}
+    ranked_by: tuple[str, ...] = ("points", "buchholz", "wins", "seed")
     order_note = "Ordered by points, then Buchholz (the opponents' points), wins, seeding."
-    columns = (Column("Buchholz", lambda r: r.buchholz),)
+    columns: tuple[Column, ...] = (Column("Buchholz", lambda r: r.buchholz),)
     results_section = "crosstable"
     spaced = False  # its rounds follow one another
     can_cut = True

@@ -34,13 +34,16 @@ class Swiss:
     name = "swiss"
     label = "Swiss"
     summary = "rounds paired by the standings"
-    takes = {
+    takes: dict[str, str] = {
         "rounds": "how many rounds (blank: enough to find a winner)",
         "min_players": "the smallest table when the field does not divide",
     }
-    ranked_by = ("points", "buchholz", "wins", "seed")
+    ranked_by: tuple[str, ...] = ("points", "buchholz", "wins", "seed")
     order_note = "Ordered by points, then Buchholz (the opponents' points), wins, seeding."
-    columns = (Column("Buchholz", lambda r: r.buchholz), Column("byes", lambda r: r.byes))
+    columns: tuple[Column, ...] = (
+        Column("Buchholz", lambda r: r.buchholz),
+        Column("byes", lambda r: r.byes),
+    )
     results_section = "rounds_grid"
     spaced = True
     can_cut = False

@@ -21,6 +21,7 @@ from arena.formats import (
     FormatError,
     check_format,
     cut_refusal,
+    option_help,
     total_matches,
 )
 from arena.schedule import MAX_MATCHES as SCHEDULE_MAX_MATCHES
@@ -34,14 +35,6 @@ from games.registry import get_game
 #: Prefix of the fields that hold game options (``opt_target_score``...).
 OPTION_PREFIX = "opt_"
 SEED_HELP = "Blank: a random seed. The same seed and field replay the same deals."
-
-
-def option_help(option: str) -> str:
-    """What ``option`` means in each format that takes it (``Format.takes``), and which take
-    none: one help text from the formats' own words."""
-    takes = [f"{f.label}: {f.takes[option]}." for f in FORMATS.values() if option in f.takes]
-    without = [f.label.lower() for f in FORMATS.values() if option not in f.takes]
-    return " ".join([*takes, *([f"Not for: {', '.join(without)}."] if without else [])])
 
 
 def random_seed() -> int:

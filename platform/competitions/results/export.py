@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from arena.formats import get_format
+from arena.formats.results.crosstable import crosstable_json
+from arena.formats.results.published import Results
 from competitions.models import Tournament
-from competitions.results.crosstable import crosstable_json
-from competitions.results.data import Results
 
 #: The CSV's columns, in order (``ranked_by`` in the JSON says which ones decide the order).
 CSV_COLUMNS = (

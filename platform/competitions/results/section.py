@@ -11,13 +11,14 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from arena.formats import get_format, tiebreak_names
+from arena.formats.results.bracket import build_bracket
+from arena.formats.results.bracket_svg import bracket_svg
+from arena.formats.results.crosstable import crosstable
+from arena.formats.results.published import Results
+from arena.formats.results.rounds_grid import rounds_grid
 from competitions.models import Tournament
-from competitions.results.bracket import build_bracket
-from competitions.results.bracket_svg import bracket_svg
-from competitions.results.crosstable import crosstable
-from competitions.results.data import Results, tournament_results
+from competitions.results.data import tournament_results
 from competitions.results.export import standings_rows
-from competitions.results.rounds_grid import rounds_grid
 
 #: A number that no match has, replaced by each match's id (one ``reverse`` for them all).
 _SENTINEL = 987654321
