@@ -20,8 +20,8 @@ from axes.models import AccessAttempt, AccessFailureLog, AccessLog  # type: igno
 from bots.models import Bot, BotVersion, VersionStatus
 from bots.services import SYSTEM_USERNAME
 from competitions.models import LeagueStanding, Tournament, TournamentEntry
-from competitions.results.data import names_stamp_key
 from competitions.selectors import table_stamp_key
+from competitions.tournaments.results.data import names_stamp_key
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.core.files.storage import default_storage

@@ -27,8 +27,8 @@ from arena.formats import (
 from arena.schedule import MAX_MATCHES as SCHEDULE_MAX_MATCHES
 from competitions.models import EntryPolicy
 from competitions.services.leagues import LEAGUE_MAX_EVERY_HOURS
-from competitions.services.tournaments import MAX_TOURNAMENT_MATCHES, options_of
-from competitions.settings_form import TournamentSettingsForm
+from competitions.tournaments.services import MAX_TOURNAMENT_MATCHES, options_of
+from competitions.tournaments.settings_form import TournamentSettingsForm
 from games.base import GameError, Option
 from games.registry import get_game
 

@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 def start_tournament_task(tournament_id: int) -> int:
     """Start a draft tournament (its first round); 0 when it was started already (a request
     sent twice starts it once)."""
-    from competitions.services.tournaments import start_tournament
+    from competitions.tournaments.services import start_tournament
 
     t = Tournament.objects.filter(pk=tournament_id).first()
     if t is None:

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from competitions import results_views, views, views_entries, views_members
+from competitions import views, views_entries, views_members
+from competitions.tournaments import results_views
 
 app_name = "competitions"
 urlpatterns = [
@@ -15,7 +16,8 @@ urlpatterns = [
     path("<id:pk>/members/", views_members.tournament_members, name="tournament_members"),
     path("<id:pk>/invite/", views_members.tournament_invite, name="tournament_invite"),
     path("join/<str:code>/", views_members.tournament_join, name="tournament_join"),
-    # Results to publish: exports and the embeddable standings (competitions/results_views.py).
+    # Results to publish: exports and the embeddable standings
+    # (competitions/tournaments/results_views.py).
     path(
         "<id:pk>/standings.csv",
         results_views.standings_csv_view,

@@ -36,7 +36,7 @@ from competitions.selectors import (
 )
 from competitions.services.entries import entries_stamp_key
 from competitions.services.leagues import create_league, enqueue_league_round
-from competitions.services.tournaments import (
+from competitions.tournaments.services import (
     MAX_TOURNAMENT_MATCHES,
     create_tournament,
     enqueue_start,

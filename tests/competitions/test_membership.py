@@ -22,7 +22,7 @@ from competitions.services.membership import (
     remove_member,
     rotate_invite,
 )
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.http import Http404

@@ -10,7 +10,7 @@ from typing import Any
 from bots.models import Bot
 from competitions.management.commands.demo import demo_entrants
 from competitions.models import TournamentEntry, TournamentStatus
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.test import Client
 
 SVG = "{http://www.w3.org/2000/svg}"

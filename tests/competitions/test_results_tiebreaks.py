@@ -8,7 +8,7 @@ from collections import defaultdict
 import pytest
 from competitions.management.commands.demo import demo_entrants
 from competitions.models import TournamentStatus
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.test import Client
 from matches.models import MatchStatus
 

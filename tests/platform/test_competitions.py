@@ -7,7 +7,7 @@ from bots.models import Bot
 from competitions.models import League, Tournament, TournamentStatus
 from competitions.selectors import tournament_standings
 from competitions.services.leagues import run_league_round
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from matches.models import Match, MatchStatus

@@ -12,7 +12,7 @@ from bots.models import BotVersion
 from competitions.models import LeagueStanding, Season, TournamentEntry, TournamentStatus
 from competitions.selectors import league_standings, tournament_standings
 from competitions.services.leagues import create_league, current_season, run_league_round
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django_celery_beat.models import PeriodicTask

@@ -14,7 +14,7 @@ from competitions.forms import LEAGUE_SCHEDULE_HELP, LeagueForm
 from competitions.live import STARTING_SECONDS
 from competitions.models import League, Tournament, TournamentStatus
 from competitions.services.leagues import create_league
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection

@@ -1,7 +1,8 @@
 """A tournament's published results as plain data: its entrants with their standing rows, in
 the format's ranking order, its matches with their seats and ranks, and the head-to-head
-records. The platform reads them from its rows (``competitions.results.data``); the bracket,
-the crosstable and the rounds grid beside this module draw them, and know no database."""
+records. The platform reads them from its rows (``competitions.tournaments.results.data``);
+the bracket, the crosstable and the rounds grid beside this module draw them, and know no
+database."""
 
 from __future__ import annotations
 

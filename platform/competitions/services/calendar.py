@@ -18,7 +18,7 @@ from competitions import notices
 from competitions.models import CompetitionMatch, League, Tournament, TournamentStatus
 from competitions.services.leagues import run_league_round
 from competitions.services.timetable import league_round_due
-from competitions.services.tournaments import (
+from competitions.tournaments.services import (
     DONE_STATUSES,
     play_waiting_round,
     start_tournament,

@@ -21,17 +21,17 @@ from arena.formats import FORMAT_CHOICES, FORMAT_NAMES, OPTION_BOUNDS
 from competitions.models import EntryPolicy, Tournament, Visibility
 from competitions.permissions import may_organise, may_start
 from competitions.selectors import tournament_standings, visible_tournaments
-from competitions.services.tournament_settings import (
+from competitions.tournaments.services import (
+    MAX_TOURNAMENT_MATCHES,
+    create_tournament,
+    enqueue_start,
+)
+from competitions.tournaments.settings import (
     MAX_ENTRIES,
     MAX_ENTRIES_PER_USER,
     MAX_MOVE_MS,
     MAX_ROUND_SPACING_HOURS,
     MAX_START_MS,
-)
-from competitions.services.tournaments import (
-    MAX_TOURNAMENT_MATCHES,
-    create_tournament,
-    enqueue_start,
 )
 from games.base import GameError
 from games.registry import get_game

@@ -49,7 +49,7 @@ from competitions.services.membership import rotate_invite
 from competitions.services.scheduling import Table, create_round_matches
 from competitions.services.tables import seat_record
 from competitions.services.timetable import next_round_after, round_waits
-from competitions.services.tournament_settings import TournamentSettings, checked_settings
+from competitions.tournaments.settings import TournamentSettings, checked_settings
 from games.base import GameError
 from games.registry import get_game
 

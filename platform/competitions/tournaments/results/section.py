@@ -17,8 +17,8 @@ from arena.formats.results.crosstable import crosstable
 from arena.formats.results.published import Results
 from arena.formats.results.rounds_grid import rounds_grid
 from competitions.models import Tournament
-from competitions.results.data import tournament_results
-from competitions.results.export import standings_rows
+from competitions.tournaments.results.data import tournament_results
+from competitions.tournaments.results.export import standings_rows
 
 #: A number that no match has, replaced by each match's id (one ``reverse`` for them all).
 _SENTINEL = 987654321
