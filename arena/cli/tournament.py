@@ -140,7 +140,7 @@ def _standings_table(t: Any) -> Table:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.tournament import plan_tournament
+    from arena.tournament import plan_tournament  # loads the referee: only when the command runs
 
     shape = _shape(args)
     plan = plan_tournament(args.game, args.bots, **shape)
@@ -183,7 +183,7 @@ def _play(args: argparse.Namespace, shape: dict[str, Any], matches: int) -> tupl
     matches failed."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from arena.tournament import run_tournament
+    from arena.tournament import run_tournament  # the referee: only when the command runs
 
     errors = 0
     progress = Progress(

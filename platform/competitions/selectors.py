@@ -26,8 +26,9 @@ from competitions.services.timetable import league_next_round_at
 
 
 @dataclass(frozen=True)
-class StandingRow:
-    """One entrant's line of a tournament table."""
+class TournamentLine:
+    """One entrant's line of a tournament table (the format's own row is
+    ``arena.formats.StandingRow``)."""
 
     position: int
     version: BotVersion
@@ -38,7 +39,7 @@ class StandingRow:
     byes: int = 0
 
 
-def tournament_standings(tournament: Tournament) -> list[StandingRow]:
+def tournament_standings(tournament: Tournament) -> list[TournamentLine]:
     """The table of a tournament as stored per entrant (updated when each match is recorded,
     never recomputed here): in the format's ranking order. A draft lists its entrants."""
     entries = list(
@@ -49,11 +50,11 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
     if not entries:
         versions = tournament.entrants.select_related("bot", "bot__owner").order_by("pk")
         return [
-            StandingRow(position=i, version=v, standing=Standing(bot=str(v.pk)))
+            TournamentLine(position=i, version=v, standing=Standing(bot=str(v.pk)))
             for i, v in enumerate(versions, start=1)
         ]
     return [
-        StandingRow(
+        TournamentLine(
             position=e.position or i,
             version=e.version,
             standing=e.standing(str(e.version_id)),
@@ -66,7 +67,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
 
 
 @dataclass(frozen=True)
-class Progress:
+class MatchCounts:
     """How far a tournament (or a league) has got: matches by status."""
 
     total: int
@@ -86,9 +87,9 @@ class Progress:
         return round(100 * self.done / self.total) if self.total else 0
 
 
-def match_progress(matches: QuerySet[Match]) -> Progress:
+def match_progress(matches: QuerySet[Match]) -> MatchCounts:
     counts = {row["status"]: row["n"] for row in matches.values("status").annotate(n=Count("pk"))}
-    return Progress(
+    return MatchCounts(
         total=sum(counts.values()),
         finished=counts.get(MatchStatus.FINISHED, 0),
         errors=counts.get(MatchStatus.ERROR, 0),
