@@ -5,12 +5,10 @@
   each seat equally often: exactly when ``games_per_pairing`` is a multiple of ``players``,
   otherwise within one (the leftover games are seated greedily toward each bot's least-used
   seats; see docs/ratings.md for what is and is not guaranteed).
-* :func:`league_rounds` schedules a league over time: each round every bot plays at most one
-  match, games played stay within one of each other (the bots that played most sit out when the
-  field does not divide into tables), tables prefer bots that have met least, and seats go to
-  each bot's least-used seats.
+Leagues and tournaments over time are played round by round by the formats
+(:mod:`arena.formats`: a league runs Swiss rounds over each season's standings).
 
-Both return :class:`ScheduledMatch` values (bots per seat plus a per-match seed) and depend only
+It returns :class:`ScheduledMatch` values (bots per seat plus a per-match seed) and depend only
 on their arguments: the same call gives the same schedule, on any machine.
 
 Seeds: in a round robin the games of one combination within one rotation cycle share one deal
@@ -181,7 +179,7 @@ def round_robin(
     if total > MAX_MATCHES:
         raise ScheduleError(
             f"a round robin of {len(names)} bots at {players}-seat tables is {total} matches "
-            f"(limit {MAX_MATCHES}); use league_rounds for a field this size"
+            f"(limit {MAX_MATCHES}); play a Swiss tournament for a field this size"
         )
     rng.shuffle(combos)
     bases: list[list[str]] = []
@@ -216,93 +214,6 @@ def round_robin(
             match_seed = derive_seed(seed, "match", i)
         out.append(ScheduledMatch(bots=order, seed=match_seed, round=cycle))
     return out
-
-
-def league_rounds(
-    bots: Sequence[str], players: int, rounds: int, seed: int = 0
-) -> list[list[ScheduledMatch]]:
-    """``rounds`` rounds of a league: each a list of matches in which a bot plays at most once.
-
-    Every round seats ``len(bots) // players`` tables. Sitting out goes to the bots that have
-    played most (so games played never differ by more than one after any round), tables are
-    filled with bots that have met least, and seats follow each bot's least-used seats.
-    """
-    names = _check(bots, players, "league")
-    _positive("rounds", rounds, minimum=0)
-    rng = Rng(derive_seed(seed, "league"))
-    played = dict.fromkeys(names, 0)
-    met: Counter[frozenset[str]] = Counter()
-    counts = _SeatCounts(names, players)
-    schedule: list[list[ScheduledMatch]] = []
-    tables = len(names) // players
-    for rnd in range(rounds):
-        # A few seeded tries; keep the one that best keeps seats within one, then repeats least.
-        best = min(
-            (
-                _league_round(names, played, tables, players, rng, counts, met, by_seat=i % 2 == 1)
-                for i in range(_LEAGUE_TRIES)
-            ),
-            key=lambda tried: tried[0],
-        )
-        matches: list[ScheduledMatch] = []
-        for t, order in enumerate(best[1]):
-            counts.add(order)
-            for a, b in combinations(order, 2):
-                met[frozenset((a, b))] += 1
-            for b in order:
-                played[b] += 1
-            seed_t = derive_seed(seed, "league-match", rnd, t)
-            matches.append(ScheduledMatch(bots=order, seed=seed_t, round=rnd))
-        schedule.append(matches)
-    return schedule
-
-
-_LEAGUE_TRIES = 12
-
-
-def _league_round(
-    names: list[str],
-    played: dict[str, int],
-    tables: int,
-    players: int,
-    rng: Rng,
-    counts: _SeatCounts,
-    met: Counter[frozenset[str]],
-    by_seat: bool,
-) -> tuple[tuple[int, int], list[tuple[str, ...]]]:
-    """One candidate round: the bots that played most sit out (ties drawn at random), tables
-    gather bots that met least, each in its best seat order. Scored by (bots pushed past a
-    seat spread of one, repeated meetings). With ``by_seat`` each next seat of a table goes
-    first to a bot for whom it is a least-used seat."""
-    pool = list(names)
-    rng.shuffle(pool)
-    pool.sort(key=lambda b: played[b])  # stable: ties stay in random order
-    pool = pool[: tables * players]
-    orders: list[tuple[str, ...]] = []
-    over = repeats = 0
-    while pool:
-        table = [pool.pop(0)]
-        while len(table) < players:
-            seat = len(table)
-
-            def cost(b: str, seat: int = seat, table: list[str] = table) -> tuple[bool, int]:
-                row = counts.counts[b]
-                return (
-                    by_seat and row[seat] > min(row),
-                    sum(met[frozenset((b, x))] for x in table),
-                )
-
-            pick = min(pool, key=cost)
-            pool.remove(pick)
-            table.append(pick)
-        order = counts.best_order(table, rng, set())
-        for seat, b in enumerate(order):
-            row = list(counts.counts[b])
-            row[seat] += 1
-            over += max(row) - min(row) > 1
-        repeats += sum(met[frozenset(p)] for p in combinations(order, 2))
-        orders.append(order)
-    return (over, repeats), orders
 
 
 def seat_counts(matches: Iterable[ScheduledMatch]) -> dict[str, list[int]]:

@@ -3,7 +3,7 @@
 matches, the page's part (the round robin's crosstable drawn, or the knockout's bracket SVG),
 and the exports (CSV and the JSON crosstable). Random results, no database; CPU ms of one
 process, the best of ``--repeat`` runs. The site computes these once per change of a
-tournament and caches them (competitions/results/data.py).
+tournament and caches them (competitions/tournaments/results/data.py).
 
     python bench/tournament_results.py [--repeat 5] [--markdown]
 """
@@ -27,11 +27,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from competitions.results.bracket import build_bracket  # noqa: E402
-from competitions.results.bracket_svg import bracket_svg  # noqa: E402
-from competitions.results.crosstable import crosstable, crosstable_json  # noqa: E402
-from competitions.results.data import Entrant, PlayedMatch, Results  # noqa: E402
-from competitions.results.export import standings_csv  # noqa: E402
+from competitions.tournaments.results.export import standings_csv  # noqa: E402
 from django.template.loader import render_to_string  # noqa: E402
 
 from arena.formats import (  # noqa: E402
@@ -42,6 +38,10 @@ from arena.formats import (  # noqa: E402
     ranking,
     record_round,
 )
+from arena.formats.results.bracket import build_bracket  # noqa: E402
+from arena.formats.results.bracket_svg import bracket_svg  # noqa: E402
+from arena.formats.results.crosstable import crosstable, crosstable_json  # noqa: E402
+from arena.formats.results.published import Entrant, PlayedMatch, Results  # noqa: E402
 from arena.formats.tiebreaks import head_to_head, sonneborn_berger  # noqa: E402
 
 CASES = [

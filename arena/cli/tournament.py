@@ -20,6 +20,7 @@ from arena.cli.shared import (
     stdout,
     time_control,
 )
+from arena.formats import FORMAT_NAMES, get_format
 from arena.tournament_legend import ordering_note
 
 
@@ -50,9 +51,9 @@ def _add_format_args(p: argparse.ArgumentParser) -> None:
     """The format and its options (docs/formats.md)."""
     p.add_argument(
         "--format",
-        choices=["round-robin", "swiss", "knockout"],
-        default="round-robin",
-        help="the tournament format (default round-robin); the order of the BOTs is the "
+        choices=FORMAT_NAMES,
+        default=FORMAT_NAMES[0],
+        help=f"the tournament format (default {FORMAT_NAMES[0]}); the order of the BOTs is the "
         "seeding for knockout and breaks the last ties",
     )
     p.add_argument(
@@ -105,7 +106,7 @@ def _add_format_args(p: argparse.ArgumentParser) -> None:
 
 def _standings_table(t: Any) -> Table:
     rated = t.standings.by_bot()
-    knockout = t.format == "knockout"
+    fmt = get_format(t.format)
     title = f"{t.game} {t.format}: {len(t.outcomes)} matches in {len(t.rounds)} rounds"
     lo = t.options.smallest
     table = Table(
@@ -113,23 +114,18 @@ def _standings_table(t: Any) -> Table:
         caption=ordering_note(t.format),
         caption_justify="left",
     )
-    columns = ["#", "bot", "points"]
-    columns += ["out"] if knockout else ["Buchholz", "byes"] if t.format == "swiss" else []
-    columns += ["Buchholz"] if t.format == "round-robin" else []
-    columns += ["matches", "wins", "avg rank", "Elo", "OpenSkill mu±sigma", "ordinal", "faults"]
-    for col in columns:
-        table.add_column(col, justify="left" if col in ("bot", "out") else "right")
+    table.add_column("#", justify="right")
+    table.add_column("bot", justify="left")
+    table.add_column("points", justify="right")
+    for own in fmt.columns:  # the format's own columns (arena.formats.parts.Column)
+        table.add_column(own.title, justify="left" if own.left else "right")
+    for col in ("matches", "wins", "avg rank", "Elo", "OpenSkill mu±sigma", "ordinal", "faults"):
+        table.add_column(col, justify="right")
     # Every format by its own order (as the site's tournament pages): points first.
-    for n, fmt in enumerate(t.ranking, 1):
-        row = rated[fmt.bot]
-        cells = [str(n), fmt.bot, cell(float(fmt.points))]
-        if knockout:
-            out = fmt.eliminated_in
-            cells.append("winner" if not fmt.eliminated else f"round {out + 1}")
-        elif t.format == "swiss":
-            cells += [cell(fmt.buchholz), str(fmt.byes)]
-        else:
-            cells.append(cell(fmt.buchholz))
+    for n, line in enumerate(t.ranking, 1):
+        row = rated[line.bot]
+        cells = [str(n), line.bot, cell(float(line.points))]
+        cells += [cell(own.value(line)) for own in fmt.columns]
         cells += [
             str(row.matches),
             str(row.wins),
@@ -144,7 +140,7 @@ def _standings_table(t: Any) -> Table:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.tournament import plan_tournament
+    from arena.tournament import plan_tournament  # loads the referee: only when the command runs
 
     shape = _shape(args)
     plan = plan_tournament(args.game, args.bots, **shape)
@@ -187,7 +183,7 @@ def _play(args: argparse.Namespace, shape: dict[str, Any], matches: int) -> tupl
     matches failed."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from arena.tournament import run_tournament
+    from arena.tournament import run_tournament  # the referee: only when the command runs
 
     errors = 0
     progress = Progress(

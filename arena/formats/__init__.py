@@ -46,19 +46,22 @@ from arena.formats.base import (
     checked_rows,
     match_points,
     new_standings,
-    order_key,
     standings_from_json,
     standings_to_json,
 )
 from arena.formats.knockout import Knockout
+from arena.formats.parts import OPTION_BOUNDS, Column, tiebreaks_of
 from arena.formats.round_robin import RoundRobin
 from arena.formats.swiss import SEARCH_BUDGET, Swiss
 
 __all__ = [
     "BYE_POINTS",
     "FORMATS",
+    "FORMAT_CHOICES",
     "FORMAT_NAMES",
+    "OPTION_BOUNDS",
     "SEARCH_BUDGET",
+    "Column",
     "Format",
     "FormatError",
     "FormatOptions",
@@ -71,24 +74,37 @@ __all__ = [
     "Swiss",
     "Table",
     "check_format",
+    "check_shape",
+    "cut_refusal",
     "finished",
+    "format_choices",
     "get_format",
     "match_points",
     "new_standings",
     "next_round",
-    "order_key",
+    "option_help",
     "ranking",
     "record_round",
     "standings_from_json",
     "standings_to_json",
+    "tiebreak_names",
     "total_matches",
     "total_rounds",
 ]
 
-#: The formats by name, as the CLI and the platform spell them. A new format is a module of
-#: this package and one entry here (docs/formats.md).
+#: The formats by name, as the CLI and the platform spell them: the choices of the CLI, the
+#: platform's form, API and column, and the docs. A new format is a module of this package
+#: and one entry here (docs/formats.md; ``tests/arena/test_format_parts.py`` checks its parts).
 FORMATS: dict[str, Format] = {f.name: f for f in (RoundRobin(), Swiss(), Knockout())}
 FORMAT_NAMES = tuple(FORMATS)
+#: (name, label) of each format, for a choice field.
+FORMAT_CHOICES = tuple((f.name, f.label) for f in FORMATS.values())
+
+
+def format_choices() -> list[tuple[str, str]]:
+    """The choices of the platform's format column, read when asked: a migration names this
+    function, not the list, so that a new format needs none."""
+    return list(FORMAT_CHOICES)
 
 
 def get_format(name: str) -> Format:
@@ -98,6 +114,35 @@ def get_format(name: str) -> Format:
         raise FormatError(
             f"unknown format {name!r}; choose one of {', '.join(FORMAT_NAMES)}"
         ) from None
+
+
+def tiebreak_names(name: str) -> tuple[str, ...]:
+    """The tie-breaks of format ``name``: what its ranking orders by after the points."""
+    return tiebreaks_of(get_format(name).ranked_by)
+
+
+def cut_refusal() -> str:
+    """Why a format that cannot be cut refuses ``max_matches``: the formats that can."""
+    can = " or a ".join(f.label.lower() for f in FORMATS.values() if f.can_cut)
+    return f"Only a {can} can be cut at a number of matches."
+
+
+def option_help(option: str) -> str:
+    """What ``option`` means in each format that takes it (``Format.takes``), and which take
+    none: a form's help text in the formats' own words."""
+    takes = [f"{f.label}: {f.takes[option]}." for f in FORMATS.values() if option in f.takes]
+    without = [f.label.lower() for f in FORMATS.values() if option not in f.takes]
+    return " ".join([*takes, *([f"Not for: {', '.join(without)}."] if without else [])])
+
+
+def check_shape(name: str, options: FormatOptions, cut: int | None = None) -> None:
+    """Raise :class:`FormatError` if format ``name`` refuses these options (or a cut at
+    ``cut`` matches) whatever the field: what the platform's form, API and service ask before
+    the entrants are known. The format's own ``check`` is the one owner of its rules."""
+    fmt = get_format(name)
+    if cut is not None and not fmt.can_cut:
+        raise FormatError(cut_refusal())
+    fmt.check(max(options.players, options.smallest), options)
 
 
 # ------------------------------------------------------------------------------- the rounds

@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from arena.schedule import ScheduledMatch, ScheduleError
+
+if TYPE_CHECKING:  # parts describes rows with the StandingRow below: a type only here
+    from arena.formats.parts import Column
 
 #: What a Swiss bye is worth, per game the table would have played: an average result.
 BYE_POINTS = 0.5
@@ -241,11 +244,6 @@ def new_standings(entrants: Sequence[str]) -> dict[str, StandingRow]:
     return {b: StandingRow(bot=b, seed=i + 1) for i, b in enumerate(names)}
 
 
-def order_key(row: StandingRow) -> tuple[float, float, int, int]:
-    """Swiss and round robin order: points, then Buchholz, then wins, then the seeding."""
-    return (-row.points, -row.buchholz, -row.wins, row.seed)
-
-
 def by_seed(rows: Iterable[StandingRow]) -> list[StandingRow]:
     return sorted(rows, key=lambda r: r.seed)
 
@@ -265,9 +263,28 @@ def checked_rows(rows: Standings) -> dict[str, StandingRow]:
 
 
 class Format(Protocol):
-    """A tournament format: pure functions of the standing rows and the round number."""
+    """A tournament format: pure functions of the standing rows and the round number, and
+    what it says about itself, which every consumer reads (``arena.formats.parts``)."""
 
+    #: As the CLI, the platform and the API spell it; ``label`` as the pages show it, and
+    #: ``summary`` what it is in a few words (the form's help).
     name: str
+    label: str
+    summary: str
+    #: The options it takes beyond ``parts.COMMON_OPTIONS``, each with what it means here.
+    takes: dict[str, str]
+    #: ``StandingRow`` fields its ranking orders by, first to last (``parts.ranking_key``).
+    ranked_by: tuple[str, ...]
+    #: The legend of its table: what orders it, in words.
+    order_note: str
+    #: The columns it adds to the CLI's table after the points.
+    columns: tuple[Column, ...]
+    #: What its published results draw (one of ``parts.RESULTS_SECTIONS``).
+    results_section: str
+    #: Whether its rounds may be spaced hours apart, and whether it may be cut at a number
+    #: of matches (``max_matches``).
+    spaced: bool
+    can_cut: bool
 
     def check(self, entrants: int, options: FormatOptions) -> None:
         """Raise :class:`FormatError` if this field cannot play this format so."""

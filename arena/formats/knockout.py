@@ -14,6 +14,7 @@ from arena.formats.base import (
     Table,
     by_seed,
 )
+from arena.formats.parts import Column, ranking_key
 from arena.formats.tables import check_common, seat_table, table_sizes
 
 
@@ -25,6 +26,22 @@ class Knockout:
     the table over its games; level on points, the better seed."""
 
     name = "knockout"
+    label = "Knockout"
+    summary = "losers go out until one winner"
+    takes: dict[str, str] = {
+        "min_players": "the smallest table when the field does not divide",
+        "advance": "with 3+ seats, how many of each table go through",
+        "tie_replays": "two seats, how often a level table is played again",
+    }
+    ranked_by: tuple[str, ...] = ("eliminated_in", "points", "buchholz", "seed")
+    order_note = (
+        "Ordered by how far each bot got (the last one standing, then the others by the round "
+        "they went out in, latest first), then points, Buchholz, seeding."
+    )
+    columns: tuple[Column, ...] = (Column("out", lambda r: _out(r), left=True),)
+    results_section = "bracket"
+    spaced = True
+    can_cut = False
     _TAG = 3
 
     def check(self, entrants: int, options: FormatOptions) -> None:
@@ -100,12 +117,14 @@ class Knockout:
     def ranking(self, rows: Standings) -> list[StandingRow]:
         """The winner, then by the round each went out in (later is better), then points,
         Buchholz, seeding."""
+        return sorted(rows.values(), key=ranking_key(self.ranked_by))
 
-        def key(r: StandingRow) -> tuple[bool, int, float, float, int]:
-            out = r.eliminated_in if r.eliminated_in is not None else 0
-            return (r.eliminated, -out, -r.points, -r.buchholz, r.seed)
 
-        return sorted(rows.values(), key=key)
+def _out(row: StandingRow) -> str:
+    """Where a bot went out, as the CLI's table says it (rounds counted from 1)."""
+    if not row.eliminated or row.eliminated_in is None:
+        return "winner"
+    return f"round {row.eliminated_in + 1}"
 
 
 def _snake_step(t: int, direction: int, n: int) -> tuple[int, int]:

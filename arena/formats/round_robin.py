@@ -13,8 +13,8 @@ from arena.formats.base import (
     Standings,
     Table,
     by_seed,
-    order_key,
 )
+from arena.formats.parts import Column, ranking_key
 from arena.formats.tables import check_common
 from arena.schedule import ScheduledMatch, round_robin
 
@@ -25,6 +25,15 @@ class RoundRobin:
     sits at one table at most (first fit, in the schedule's order)."""
 
     name = "round-robin"
+    label = "Round robin"
+    summary = "everyone meets everyone"
+    takes: dict[str, str] = {"rounds": "stop after this many rounds"}
+    ranked_by: tuple[str, ...] = ("points", "buchholz", "wins", "seed")
+    order_note = "Ordered by points, then Buchholz (the opponents' points), wins, seeding."
+    columns: tuple[Column, ...] = (Column("Buchholz", lambda r: r.buchholz),)
+    results_section = "crosstable"
+    spaced = False  # its rounds follow one another
+    can_cut = True
     _TAG = 1
 
     def check(self, entrants: int, options: FormatOptions) -> None:
@@ -74,7 +83,7 @@ class RoundRobin:
         return set()
 
     def ranking(self, rows: Standings) -> list[StandingRow]:
-        return sorted(rows.values(), key=order_key)
+        return sorted(rows.values(), key=ranking_key(self.ranked_by))
 
 
 @lru_cache(maxsize=8)

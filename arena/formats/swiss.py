@@ -13,9 +13,9 @@ from arena.formats.base import (
     StandingRow,
     Standings,
     Table,
-    order_key,
 )
 from arena.formats.pairing import swiss_pairs
+from arena.formats.parts import Column, ranking_key
 from arena.formats.swiss_tables import SEARCH_BUDGET, split_tables
 from arena.formats.tables import check_common, seat_table, table_sizes
 
@@ -32,6 +32,21 @@ class Swiss:
     with fewest repeats."""
 
     name = "swiss"
+    label = "Swiss"
+    summary = "rounds paired by the standings"
+    takes: dict[str, str] = {
+        "rounds": "how many rounds (blank: enough to find a winner)",
+        "min_players": "the smallest table when the field does not divide",
+    }
+    ranked_by: tuple[str, ...] = ("points", "buchholz", "wins", "seed")
+    order_note = "Ordered by points, then Buchholz (the opponents' points), wins, seeding."
+    columns: tuple[Column, ...] = (
+        Column("Buchholz", lambda r: r.buchholz),
+        Column("byes", lambda r: r.byes),
+    )
+    results_section = "rounds_grid"
+    spaced = True
+    can_cut = False
     _TAG = 2
 
     def check(self, entrants: int, options: FormatOptions) -> None:
@@ -51,7 +66,7 @@ class Swiss:
     def plan(self, rows: Standings, number: int, options: FormatOptions) -> Round | None:
         if number >= self.total_rounds(len(rows), options):
             return None
-        ordered = sorted(rows.values(), key=order_key)
+        ordered = self.ranking(rows)
         if options.players == 2:
             pairs, byes = swiss_pairs(ordered)
             groups = [list(p) for p in pairs]
@@ -68,7 +83,7 @@ class Swiss:
         return set()
 
     def ranking(self, rows: Standings) -> list[StandingRow]:
-        return sorted(rows.values(), key=order_key)
+        return sorted(rows.values(), key=ranking_key(self.ranked_by))
 
 
 def _swiss_tables(

@@ -13,15 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from arena.formats.base import Result, StandingRow, Standings
-
-#: What each format's ``ranking`` orders by, first to last (``StandingRow`` fields; a
-#: knockout first by the round an entrant went out in, the winner ahead of all).
-RANKED_BY: dict[str, tuple[str, ...]] = {
-    "round-robin": ("points", "buchholz", "wins", "seed"),
-    "swiss": ("points", "buchholz", "wins", "seed"),
-    "knockout": ("eliminated_in", "points", "buchholz", "seed"),
-}
+from arena.formats.base import Result, Standings
 
 
 @dataclass
@@ -85,13 +77,3 @@ def sonneborn_berger(
         bot: sum(m.points * rows[other].points for other, m in meetings.get(bot, {}).items())
         for bot in rows
     }
-
-
-def tiebreaks(fmt: str) -> tuple[str, ...]:
-    """The tie-breaks of ``fmt``: what its ranking orders by after the points."""
-    return tuple(name for name in RANKED_BY.get(fmt, ()) if name != "points")
-
-
-def tiebreak_values(fmt: str, row: StandingRow) -> dict[str, float | int | None]:
-    """The values of ``fmt``'s tie-breaks for one row, by name (:func:`tiebreaks`)."""
-    return {name: getattr(row, name) for name in tiebreaks(fmt)}

@@ -21,7 +21,7 @@ from bots.models import Bot, BotVersion, VersionStatus
 from bots.services import SYSTEM_USERNAME
 from competitions.leagues.selectors import table_stamp_key
 from competitions.models import LeagueStanding, Tournament, TournamentEntry
-from competitions.results.data import names_stamp_key
+from competitions.tournaments.results.data import names_stamp_key
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.core.files.storage import default_storage

@@ -5,10 +5,10 @@ from accounts import api as accounts_api
 from bots import api as bots_api
 from bots import code_api
 from catalog import api as catalog_api
-from competitions import api as competitions_api
 from competitions.entries import api as entries_api
 from competitions.leagues import api as league_api
-from competitions.results import api as results_api
+from competitions.tournaments import api as competitions_api
+from competitions.tournaments.results import api as results_api
 from django.urls import path
 from ladder import api as ladder_api
 from matches import api as matches_api

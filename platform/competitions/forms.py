@@ -10,12 +10,22 @@ from bots.models import BotVersion, VersionStatus
 from catalog.models import Game
 from django import forms
 
-from arena.formats import FormatError, FormatOptions, check_format, total_matches
+from arena.formats import (
+    FORMAT_CHOICES,
+    FORMAT_NAMES,
+    FORMATS,
+    OPTION_BOUNDS,
+    FormatError,
+    check_format,
+    cut_refusal,
+    option_help,
+    total_matches,
+)
 from arena.schedule import MAX_MATCHES as SCHEDULE_MAX_MATCHES
 from competitions.form_defaults import SEED_HELP, default_players, random_seed
-from competitions.models import EntryPolicy, TournamentFormat
-from competitions.services.tournaments import MAX_TOURNAMENT_MATCHES
-from competitions.settings_form import TournamentSettingsForm
+from competitions.models import EntryPolicy
+from competitions.tournaments.services import MAX_TOURNAMENT_MATCHES, options_of
+from competitions.tournaments.settings_form import TournamentSettingsForm
 from games.base import GameError, Option
 from games.registry import get_game
 
@@ -96,31 +106,30 @@ class TournamentForm(TournamentSettingsForm):
         error_messages={"invalid_choice": "Version %(value)s is not a bot of this game."},
     )
     format = forms.ChoiceField(
-        choices=TournamentFormat.choices,
+        choices=FORMAT_CHOICES,
         required=False,
-        initial=TournamentFormat.ROUND_ROBIN,
-        help_text="Round robin: everyone meets everyone. Swiss: rounds paired by the standings. "
-        "Knockout: losers go out until one winner (docs/formats.md).",
+        initial=FORMAT_NAMES[0],
+        help_text=" ".join(f"{f.label}: {f.summary}." for f in FORMATS.values())
+        + " See docs/formats.md.",
     )
     rounds = forms.IntegerField(
         required=False,
-        min_value=1,
-        max_value=100,
-        help_text="Swiss: how many rounds (blank: enough to find a winner). "
-        "Round robin: stop after this many rounds. Not for knockouts.",
+        min_value=OPTION_BOUNDS["rounds"][0],
+        max_value=OPTION_BOUNDS["rounds"][1],
+        help_text=option_help("rounds"),
     )
     advance = forms.IntegerField(
         required=False,
-        min_value=1,
-        max_value=5,
+        min_value=OPTION_BOUNDS["advance"][0],
+        max_value=OPTION_BOUNDS["advance"][1],
         initial=1,
-        help_text="Knockout with 3+ seats: how many of each table go through.",
+        help_text=option_help("advance"),
     )
     players_per_match = forms.IntegerField()  # bounded by the game in __init__
     games_per_pairing = forms.IntegerField(
         label="Games per pairing",
-        min_value=1,
-        max_value=100,
+        min_value=OPTION_BOUNDS["games_per_table"][0],
+        max_value=OPTION_BOUNDS["games_per_table"][1],
         initial=1,
         help_text="How many matches each group of entrants plays; seats rotate between them.",
     )
@@ -201,15 +210,16 @@ class TournamentForm(TournamentSettingsForm):
                     f"(you chose {len(entrants)}), or let users enter.",
                 )
             return data  # users enter: the field is checked again at the start
-        fmt = data.get("format") or TournamentFormat.ROUND_ROBIN
-        opts = FormatOptions(
+        fmt = data.get("format") or FORMAT_NAMES[0]
+        opts = options_of(
+            fmt,
             players=players,
-            rounds=data.get("rounds") if fmt != TournamentFormat.KNOCKOUT else None,
+            rounds=data.get("rounds"),
             games_per_table=per_pairing,
             advance=data.get("advance") or 1,
         )
-        if fmt != TournamentFormat.ROUND_ROBIN and data.get("max_matches"):
-            self.add_error("max_matches", "Only a round robin can be cut at a number of matches.")
+        if data.get("max_matches") and not FORMATS[fmt].can_cut:
+            self.add_error("max_matches", cut_refusal())
             return data
         try:
             check_format(fmt, len(entrants), opts)
@@ -232,7 +242,7 @@ class TournamentForm(TournamentSettingsForm):
             "game": self.game,
             "name": data["name"],
             "entrants": list(data["entrants"]),
-            "format": data.get("format") or TournamentFormat.ROUND_ROBIN,
+            "format": data.get("format") or FORMAT_NAMES[0],
             "rounds": data.get("rounds"),
             "advance": data.get("advance") or 1,
             "players_per_match": data["players_per_match"],

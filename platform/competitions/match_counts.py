@@ -10,7 +10,7 @@ from matches.models import Match, MatchStatus
 
 
 @dataclass(frozen=True)
-class Progress:
+class MatchCounts:
     """How far a tournament (or a league) has got: matches by status."""
 
     total: int
@@ -30,9 +30,9 @@ class Progress:
         return round(100 * self.done / self.total) if self.total else 0
 
 
-def match_progress(matches: QuerySet[Match]) -> Progress:
+def match_progress(matches: QuerySet[Match]) -> MatchCounts:
     counts = {row["status"]: row["n"] for row in matches.values("status").annotate(n=Count("pk"))}
-    return Progress(
+    return MatchCounts(
         total=sum(counts.values()),
         finished=counts.get(MatchStatus.FINISHED, 0),
         errors=counts.get(MatchStatus.ERROR, 0),

@@ -10,7 +10,7 @@ from django.db import models
 from django.db.models.deletion import CASCADE, Collector
 from matches.models import Match
 
-from arena.formats import FORMAT_NAMES
+from arena.formats import FORMAT_NAMES, format_choices
 from arena.ratings import DEFAULT_ELO, DEFAULT_MU, DEFAULT_SIGMA, Standing
 
 #: The formats of ``arena.formats``, by the names it gives them.
@@ -53,7 +53,7 @@ class Tournament(models.Model):
         db_index=True,
     )
     format = models.CharField(
-        max_length=12, choices=TournamentFormat.choices, default=TournamentFormat.ROUND_ROBIN
+        max_length=12, choices=format_choices, default=TournamentFormat.ROUND_ROBIN
     )
     #: Seats in each match (within the game's range).
     players_per_match = models.PositiveSmallIntegerField(default=2)

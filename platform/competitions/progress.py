@@ -16,6 +16,7 @@ from rich.table import Table
 from arena.tournament_legend import ordering_note
 from competitions.models import Tournament, TournamentStatus
 from competitions.selectors import tournament_standings
+from competitions.tournaments.services import DONE_STATUSES
 
 console = Console()
 
@@ -45,9 +46,7 @@ def play_matches(matches: Sequence[Match], *, label: str, poll_s: float = 0.5) -
             return
         ids = [m.pk for m in matches]
         while True:
-            done = Match.objects.filter(
-                pk__in=ids, status__in=[MatchStatus.FINISHED, MatchStatus.ERROR]
-            )
+            done = Match.objects.filter(pk__in=ids, status__in=DONE_STATUSES)
             errors = done.filter(status=MatchStatus.ERROR).count()
             count = done.count()
             progress.update(task, completed=count, errors=errors)
@@ -74,7 +73,7 @@ def follow_tournament(tournament: Tournament, *, label: str, poll_s: float = 0.5
             # inside a test's transaction): send them now; a second send is harmless.
             for m in tournament.matches.filter(status=MatchStatus.QUEUED, attempts=0):
                 dispatch_match(m)
-            done = tournament.matches.filter(status__in=[MatchStatus.FINISHED, MatchStatus.ERROR])
+            done = tournament.matches.filter(status__in=DONE_STATUSES)
             progress.update(
                 task,
                 total=tournament.planned_matches or None,

@@ -16,8 +16,9 @@ from competitions.permissions import visible_tournaments
 
 
 @dataclass(frozen=True)
-class StandingRow:
-    """One entrant's line of a tournament table."""
+class TournamentLine:
+    """One entrant's line of a tournament table (the format's own row is
+    ``arena.formats.StandingRow``)."""
 
     position: int
     version: BotVersion
@@ -28,7 +29,7 @@ class StandingRow:
     byes: int = 0
 
 
-def tournament_standings(tournament: Tournament) -> list[StandingRow]:
+def tournament_standings(tournament: Tournament) -> list[TournamentLine]:
     """The table of a tournament as stored per entrant (updated when each match is recorded,
     never recomputed here): in the format's ranking order. A draft lists its entrants."""
     entries = list(
@@ -39,11 +40,11 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
     if not entries:
         versions = tournament.entrants.select_related("bot", "bot__owner").order_by("pk")
         return [
-            StandingRow(position=i, version=v, standing=Standing(bot=str(v.pk)))
+            TournamentLine(position=i, version=v, standing=Standing(bot=str(v.pk)))
             for i, v in enumerate(versions, start=1)
         ]
     return [
-        StandingRow(
+        TournamentLine(
             position=e.position or i,
             version=e.version,
             standing=e.standing(str(e.version_id)),

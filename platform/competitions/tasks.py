@@ -21,7 +21,7 @@ from competitions.leagues.services import (
 from competitions.live import clear_starting
 from competitions.models import League, Tournament
 from competitions.services.calendar import CALENDAR_TASK, run_calendar
-from competitions.services.tournaments import START_TASK, start_tournament
+from competitions.tournaments.services import START_TASK, start_tournament
 
 
 @shared_task(name=LEAGUE_TASK, ignore_result=True)

@@ -1,9 +1,10 @@
 from django.urls import path
 
-from competitions import results_views, views
+from competitions import views
 from competitions.entries import member_views
 from competitions.entries import views as entry_views
 from competitions.leagues import views as league_views
+from competitions.tournaments import results_views
 
 app_name = "competitions"
 urlpatterns = [
@@ -18,7 +19,8 @@ urlpatterns = [
     path("<id:pk>/members/", member_views.tournament_members, name="tournament_members"),
     path("<id:pk>/invite/", member_views.tournament_invite, name="tournament_invite"),
     path("join/<str:code>/", member_views.tournament_join, name="tournament_join"),
-    # Results to publish: exports and the embeddable standings (competitions/results_views.py).
+    # Results to publish: exports and the embeddable standings
+    # (competitions/tournaments/results_views.py).
     path(
         "<id:pk>/standings.csv",
         results_views.standings_csv_view,

@@ -30,7 +30,7 @@ from competitions.models import Tournament, TournamentStatus
 from competitions.permissions import may_organise, may_start, visible_tournaments
 from competitions.refusals import NOT_ORGANISER, forbidden
 from competitions.selectors import tournament_standings, tournaments_with_counts
-from competitions.services.tournaments import (
+from competitions.tournaments.services import (
     MAX_TOURNAMENT_MATCHES,
     create_tournament,
     enqueue_start,
@@ -39,18 +39,6 @@ from games.base import GameError
 
 #: Latest matches listed on a tournament's page (a table of 2,000 would cost 100s of ms).
 MATCHES_SHOWN = 25
-
-
-def _run_note(total: int) -> str:
-    """What happens to freshly scheduled matches: played inline in eager mode (no broker;
-    they run as the transaction commits, before the redirect), else queued for the workers.
-    Failures show in the progress line of the page."""
-    if total == 0:
-        return "no match was scheduled"
-    matches = f"{total} match{'es' if total != 1 else ''}"
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        return f"{matches} played"
-    return f"{matches} sent to the workers"
 
 
 # ------------------------------------------------------------------------------ tournaments

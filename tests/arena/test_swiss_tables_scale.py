@@ -11,9 +11,16 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.formats import FormatOptions, Result, Round, StandingRow, new_standings, next_round
+from arena.formats import (
+    FORMATS,
+    FormatOptions,
+    Result,
+    Round,
+    StandingRow,
+    new_standings,
+    next_round,
+)
 from arena.formats import record_round as record
-from arena.formats.base import order_key
 from arena.formats.swiss_tables import (
     LOOK_AHEAD,
     WHOLE_LIMIT,
@@ -80,7 +87,7 @@ def test_big_fields_seat_everyone_and_swaps_only_remove_repeats(
         rnd = next_round("swiss", rows, number, options)
         assert rnd is not None and rnd == next_round("swiss", rows, number, options)
         _check_seating(rnd, rows, options)
-        pool = [r for r in sorted(rows.values(), key=order_key) if r.bot not in rnd.byes]
+        pool = [r for r in FORMATS["swiss"].ranking(rows) if r.bot not in rnd.byes]
         sizes = table_sizes(len(rows), options.players, options.smallest)
         filled = sum(_meetings(t) for t in fill_tables(pool, sizes))
         assert sum(_meetings([rows[b] for b in t.bots]) for t in rnd.tables) <= filled

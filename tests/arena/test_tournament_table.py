@@ -8,10 +8,10 @@ import io
 from rich.console import Console
 
 from arena.cli.tournament import _standings_table
-from arena.formats import FormatOptions, StandingRow
+from arena.formats import FORMATS, FormatOptions, StandingRow
 from arena.ratings.table import Standing, Standings
 from arena.tournament import Tournament
-from arena.tournament_legend import ORDER_NOTES, POINTS_NOTE, ordering_note
+from arena.tournament_legend import POINTS_NOTE, ordering_note
 
 
 def _printed(t: Tournament) -> str:
@@ -72,5 +72,5 @@ def test_a_knockout_says_it_ranks_by_how_far_each_got() -> None:
 
 
 def test_every_format_has_a_legend() -> None:
-    for fmt in ("round-robin", "swiss", "knockout"):
-        assert ordering_note(fmt).startswith(ORDER_NOTES[fmt])
+    for name, fmt in FORMATS.items():
+        assert ordering_note(name).startswith(fmt.order_note)

@@ -10,7 +10,7 @@ from bots.models import Bot
 from catalog.services import sync_games
 from competitions.entries.membership import invite_code
 from competitions.models import EntryPolicy, Visibility
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from playwright.sync_api import expect

@@ -9,8 +9,8 @@ import pytest
 from catalog.services import sync_games
 from competitions.management.commands.demo import demo_entrants
 from competitions.models import League, Tournament, TournamentStatus
-from competitions.services import tournaments as tournament_services
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments import services as tournament_services
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from playwright.sync_api import expect

@@ -9,7 +9,7 @@ import pytest
 from bots.services import ensure_builtin_bots
 from catalog.services import sync_games
 from competitions.management.commands.demo import demo_entrants
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from matches.models import Match, MatchStatus
 from matches.services import create_match, dispatch_match
 from ratings.models import Rating

@@ -13,7 +13,7 @@ import pytest
 from catalog.services import sync_games
 from competitions.management.commands.demo import demo_entrants
 from competitions.models import Tournament, TournamentStatus
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from playwright.sync_api import expect
 
 from .conftest import shoot

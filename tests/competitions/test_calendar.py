@@ -26,7 +26,7 @@ from competitions.services.calendar import (
     due_tournaments,
     run_calendar,
 )
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.test import Client
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
@@ -121,7 +121,7 @@ def test_a_start_pressed_meanwhile_is_not_marked_as_a_problem(
     games: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from competitions.services import calendar
-    from competitions.services.tournaments import start_tournament
+    from competitions.tournaments.services import start_tournament
 
     t = new(games, 4)
     due = start_of(t)

@@ -11,7 +11,7 @@ from typing import Any
 from competitions.leagues.services import create_league
 from competitions.models import League, Tournament
 from competitions.services.calendar import run_calendar
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.test import Client
 from django.utils import timezone
 from foundation.templatetags.local_time import local_time

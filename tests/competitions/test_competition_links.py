@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from competitions.leagues.services import create_league, run_league_round
 from competitions.models import CompetitionMatch, League, Tournament
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.db import IntegrityError, transaction
 from matches.models import Match, MatchKind, MatchSeat
 from matches.services import create_match

@@ -11,8 +11,8 @@ import pytest
 from bots.models import Bot, BotVersion
 from catalog.models import Game
 from competitions.models import EntryPolicy, Visibility
-from competitions.services.tournament_settings import MAX_MOVE_MS
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
+from competitions.tournaments.settings import MAX_MOVE_MS
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 

@@ -10,7 +10,7 @@ import pytest
 from audiences.models import Audience, AudienceMember, AudienceRole
 from competitions.management.commands.demo import demo_entrants
 from competitions.models import Tournament, Visibility
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.contrib.auth import get_user_model
 from django.test import Client
 

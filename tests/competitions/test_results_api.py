@@ -8,7 +8,7 @@ from typing import Any
 import jsonschema
 import pytest
 from competitions.management.commands.demo import demo_entrants
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.test import Client
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from bots.models import Bot
 from competitions.management.commands.demo import demo_entrants
 from competitions.models import TournamentEntry, TournamentStatus
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.test import Client
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -94,11 +94,10 @@ def test_json_export_names_the_winner_and_the_final(games, inline, client: Clien
 def test_a_running_round_marks_nobody_through_until_it_is_recorded():
     """Pure: a knockout of four whose first round has finished matches but is not recorded
     yet (the rows still have everyone in): nobody is marked through, no winner is drawn."""
-    from competitions.results.bracket import build_bracket
-    from competitions.results.bracket_svg import bracket_svg
-    from competitions.results.data import Entrant, PlayedMatch, Results
-
     from arena.formats import new_standings
+    from arena.formats.results.bracket import build_bracket
+    from arena.formats.results.bracket_svg import bracket_svg
+    from arena.formats.results.published import Entrant, PlayedMatch, Results
 
     rows = new_standings(["1", "2", "3", "4"])
     entrants = [Entrant(k, int(k), int(k), f"b{k}", 1, "o", int(k), r) for k, r in rows.items()]

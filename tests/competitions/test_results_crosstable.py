@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from competitions.management.commands.demo import demo_entrants
 from competitions.models import TournamentStatus
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.test import Client
 from matches.models import MatchStatus
 

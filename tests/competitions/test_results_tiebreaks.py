@@ -8,12 +8,12 @@ from collections import defaultdict
 import pytest
 from competitions.management.commands.demo import demo_entrants
 from competitions.models import TournamentStatus
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.test import Client
 from matches.models import MatchStatus
 
-from arena.formats import Result, StandingRow, match_points
-from arena.formats.tiebreaks import RANKED_BY, head_to_head, sonneborn_berger, tiebreaks
+from arena.formats import FORMATS, Result, StandingRow, match_points, tiebreak_names
+from arena.formats.tiebreaks import head_to_head, sonneborn_berger
 
 
 def rows(points: dict[str, float]) -> dict[str, StandingRow]:
@@ -58,9 +58,9 @@ def test_three_seat_meetings_add_up_to_match_points():
 
 
 def test_the_tiebreaks_are_what_each_format_ranks_by():
-    assert tiebreaks("swiss") == ("buchholz", "wins", "seed")
-    assert tiebreaks("round-robin") == ("buchholz", "wins", "seed")
-    assert RANKED_BY["knockout"][:2] == ("eliminated_in", "points")
+    assert tiebreak_names("swiss") == ("buchholz", "wins", "seed")
+    assert tiebreak_names("round-robin") == ("buchholz", "wins", "seed")
+    assert FORMATS["knockout"].ranked_by[:2] == ("eliminated_in", "points")
 
 
 def test_a_played_swiss_table_matches_a_recomputation(games, inline, client: Client):

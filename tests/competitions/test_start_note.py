@@ -9,7 +9,7 @@ from typing import Any
 
 from catalog.models import Game
 from competitions.models import EntryPolicy
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.test import Client
 from django.utils import timezone
 

@@ -17,7 +17,7 @@ from competitions.leagues.services import (
 )
 from competitions.models import TournamentStatus
 from competitions.services.calendar import CALENDAR_TASK
-from competitions.services.tournaments import START_TASK, create_tournament, enqueue_start
+from competitions.tournaments.services import START_TASK, create_tournament, enqueue_start
 from matches.models import MatchStatus
 
 from arena.celery_app import app

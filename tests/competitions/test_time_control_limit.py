@@ -12,7 +12,7 @@ import pytest
 from bots.models import BotVersion
 from catalog.models import Game
 from competitions.models import Tournament
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.core.exceptions import ValidationError
 from django.test import Client
 from matches.models import Match

@@ -14,7 +14,7 @@ from bots.services import ensure_builtin_bots
 from catalog.models import Game
 from catalog.services import sync_games
 from competitions.models import Tournament, Visibility
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client, RequestFactory

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.core.exceptions import ImproperlyConfigured
 from matches.signals import OrderedHook, match_failed, match_finished
 from ratings.models import RatingChange

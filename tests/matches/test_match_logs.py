@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from competitions.models import CompetitionMatch
 from competitions.permissions import ORGANISERS_GROUP
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client

@@ -11,7 +11,7 @@ from typing import Any
 from bots.models import Bot, BotVersion, VersionStatus
 from bots.services import SYSTEM_USERNAME, upload_version
 from competitions import notices
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.db import connection

@@ -117,7 +117,7 @@ def test_a_budget_below_one_table_still_plays_every_bot_alike(db, capsys) -> Non
 
 def test_an_uneven_cut_says_why_and_how_to_even_it(db, trnd) -> None:
     from bots.services import system_user
-    from competitions.services.tournaments import create_tournament, start_tournament
+    from competitions.tournaments.services import create_tournament, start_tournament
 
     entrants = demo.demo_entrants(trnd, 4)  # five bots, tables of 3
     t = create_tournament(

@@ -12,8 +12,8 @@ from competitions import tasks
 from competitions.leagues.services import create_league
 from competitions.live import STARTING_SECONDS
 from competitions.models import League, Tournament, TournamentStatus
-from competitions.services import tournaments as tournament_services
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments import services as tournament_services
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection

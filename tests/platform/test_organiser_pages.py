@@ -11,7 +11,7 @@ from bots.services import create_bot
 from catalog.models import Game
 from competitions.leagues.services import create_league, run_league_round
 from competitions.models import League, Tournament, TournamentStatus
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from bots.models import Bot
 from bots.services import ensure_builtin_bots
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from matches.models import Match, MatchStatus

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from catalog.models import Game
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.test import Client
 from matches.models import Match
 from matches.services import recount_game_counters

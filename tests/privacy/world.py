@@ -14,7 +14,7 @@ from bots.models import Bot, BotVersion
 from competitions.entries.membership import add_member
 from competitions.leagues.services import create_league, run_league_round
 from competitions.models import Tournament
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection

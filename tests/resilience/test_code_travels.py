@@ -84,7 +84,7 @@ def test_workers_without_shared_disk_share_a_tournament(
     request: Any,
     tmp_path: Path,
 ) -> None:
-    from competitions.services.tournaments import create_tournament, start_tournament
+    from competitions.tournaments.services import create_tournament, start_tournament
     from matches.models import Match
     from meeple.env import code_storage
 

@@ -111,7 +111,7 @@ def test_a_held_tournament_recording_does_not_hold_the_game(arena: Any) -> None:
     match of the same game, between other bots, records meanwhile. Before, the tournament's
     receiver had locked the game's row (``select_related("game")`` under ``FOR UPDATE``) and
     the game's counter was updated before the listeners ran."""
-    from competitions.services.tournaments import create_tournament, start_tournament
+    from competitions.tournaments.services import create_tournament, start_tournament
     from django.db import connection
     from matches.models import Match
     from matches.services import match_spec, record_outcome

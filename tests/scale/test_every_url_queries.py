@@ -23,7 +23,7 @@ from bots.models import Bot, BotVersion
 from bots.services import person_version
 from competitions.leagues.services import create_league, run_league_round
 from competitions.models import CompetitionMatch
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.contrib.admin.models import ADDITION, LogEntry
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group

@@ -8,7 +8,7 @@ from typing import Any
 
 from competitions.leagues.services import create_league
 from competitions.models import League, Tournament, TournamentStatus
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.contrib.auth import get_user_model
 from matches.models import Match, MatchStatus
 

@@ -188,7 +188,7 @@ def test_stored_standings_equal_a_recomputation(
 ) -> None:
     from competitions.leagues.services import create_league, run_league_round
     from competitions.models import LeagueStanding, TournamentEntry
-    from competitions.services.tournaments import create_tournament, start_tournament
+    from competitions.tournaments.services import create_tournament, start_tournament
 
     history.add_bots(6)
     t = create_tournament(

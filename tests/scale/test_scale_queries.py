@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from competitions.leagues.services import create_league, run_league_round
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 

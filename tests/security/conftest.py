@@ -16,7 +16,7 @@ from catalog.services import sync_games
 from competitions.leagues.services import create_league
 from competitions.models import CompetitionMatch, League, Tournament
 from competitions.permissions import ORGANISERS_GROUP
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from bots.services import ensure_builtin_bots
 from catalog.services import sync_games
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.core.cache import cache
 from django.test import Client
 

@@ -56,7 +56,7 @@ def test_tournament_formats_on_a_worker(
 ) -> None:
     from competitions.models import Tournament, TournamentStatus
     from competitions.selectors import tournament_standings
-    from competitions.services.tournaments import create_tournament, start_tournament
+    from competitions.tournaments.services import create_tournament, start_tournament
     from matches.models import MatchStatus
 
     game, entrants = _field(size)

@@ -18,7 +18,7 @@ from competitions import notices
 from competitions.leagues.services import run_league_round
 from competitions.leagues.timetable import league_round_due
 from competitions.models import CompetitionMatch, League, Tournament, TournamentStatus
-from competitions.services.tournaments import (
+from competitions.tournaments.services import (
     DONE_STATUSES,
     play_waiting_round,
     start_tournament,

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from competitions.models import Tournament, TournamentFormat
-
-#: The formats whose rounds may be spaced (a round robin's rounds follow one another).
-SPACED_FORMATS = frozenset({TournamentFormat.SWISS, TournamentFormat.KNOCKOUT})
+from arena.formats import FORMATS
+from competitions.models import Tournament
 
 
 def is_spaced(t: Tournament) -> bool:
-    """Whether ``t``'s rounds start ``round_spacing_hours`` apart."""
-    return t.round_spacing_hours > 0 and t.format in SPACED_FORMATS
+    """Whether ``t``'s rounds start ``round_spacing_hours`` apart (a format whose rounds may be
+    spaced: ``Format.spaced``)."""
+    return t.round_spacing_hours > 0 and t.format in FORMATS and FORMATS[t.format].spaced
 
 
 def next_round_after(t: Tournament, scheduled_at: datetime) -> datetime | None:

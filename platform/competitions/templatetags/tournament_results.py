@@ -1,6 +1,6 @@
 """``{% tournament_results t %}``: the results section of a tournament's page (crosstable,
 bracket or tie-breaks, the winner, exports and the embed code), drawn from
-``competitions.results`` and cached in the template under the page's stamp."""
+``competitions.tournaments.results`` and cached in the template under the page's stamp."""
 
 from __future__ import annotations
 
@@ -11,11 +11,19 @@ from django import template
 from django.urls import reverse
 from django.utils.html import escape
 
+from arena.formats import Format, get_format
 from competitions.models import Tournament, Visibility
-from competitions.results.data import results_stamp
-from competitions.results.section import section_context
+from competitions.tournaments.results.data import results_stamp
+from competitions.tournaments.results.section import section_context
 
 register = template.Library()
+
+
+@register.filter
+def format_of(name: str) -> Format:
+    """``{{ t.format|format_of }}``: the format itself, whose ``ranked_by`` and ``order_note``
+    the templates show (``arena.formats.FORMATS``)."""
+    return get_format(name)
 
 
 @register.inclusion_tag("competitions/_results.html", takes_context=True)

@@ -21,7 +21,7 @@ from competitions.entries.services import (
     withdraw,
 )
 from competitions.models import EntryPolicy, Tournament, TournamentStatus
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils import timezone

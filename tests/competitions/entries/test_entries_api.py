@@ -12,7 +12,7 @@ from catalog.models import Game
 from competitions.entries.membership import invite_code
 from competitions.models import EntryPolicy, Tournament, Visibility
 from competitions.permissions import may_manage, may_see_tournament
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from rest_framework.test import APIClient
 
 

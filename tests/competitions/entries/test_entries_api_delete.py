@@ -10,7 +10,7 @@ from bots.models import Bot, BotVersion
 from catalog.models import Game
 from competitions.models import EntryPolicy
 from competitions.permissions import may_see_tournament
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from rest_framework.test import APIClient
 
 

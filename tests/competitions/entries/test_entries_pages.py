@@ -14,7 +14,7 @@ from catalog.models import Game
 from competitions.entries.membership import add_member, invite_code
 from competitions.models import EntryPolicy, Tournament, Visibility
 from competitions.permissions import may_manage, may_see_tournament
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.test import Client
 from django.utils import timezone
 

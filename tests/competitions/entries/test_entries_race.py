@@ -15,7 +15,7 @@ from bots.models import Bot, BotVersion
 from catalog.models import Game
 from competitions.entries import services as entries
 from competitions.models import EntryPolicy, Tournament
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.core.exceptions import ValidationError
 from django.db import connection, connections
 

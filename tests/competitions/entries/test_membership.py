@@ -22,7 +22,7 @@ from competitions.entries.membership import (
 from competitions.entries.services import enter
 from competitions.models import EntryPolicy, Tournament, Visibility
 from competitions.permissions import may_manage, may_see_tournament
-from competitions.services.tournaments import create_tournament
+from competitions.tournaments.services import create_tournament
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.http import Http404

@@ -28,7 +28,7 @@ from arena.formats import FormatOptions, total_matches
 from arena.newbot import STARTER
 from competitions.models import Tournament, TournamentFormat
 from competitions.progress import console, follow_tournament, print_standings
-from competitions.services.tournaments import create_tournament, start_tournament
+from competitions.tournaments.services import create_tournament, start_tournament
 from games.registry import slugs
 
 DEFAULT_SERVE = "127.0.0.1:8000"

@@ -10,7 +10,7 @@ from foundation.workers import background_workers
 
 from competitions.models import Tournament, TournamentStatus
 from competitions.progress import follow_tournament, print_standings
-from competitions.services.tournaments import start_tournament
+from competitions.tournaments.services import start_tournament
 
 
 class Command(BaseCommand):

@@ -9,10 +9,10 @@ import io
 from collections.abc import Callable
 from typing import Any
 
-from arena.formats.tiebreaks import RANKED_BY
+from arena.formats import get_format
+from arena.formats.results.crosstable import crosstable_json
+from arena.formats.results.published import Results
 from competitions.models import Tournament
-from competitions.results.crosstable import crosstable_json
-from competitions.results.data import Results
 
 #: The CSV's columns, in order (``ranked_by`` in the JSON says which ones decide the order).
 CSV_COLUMNS = (
@@ -96,7 +96,7 @@ def results_json(
             "status": t.status,
             "players_per_match": t.players_per_match,
             # The order's keys, first to last (StandingRow fields).
-            "ranked_by": list(RANKED_BY.get(t.format, ())),
+            "ranked_by": list(get_format(t.format).ranked_by),
         },
         "winner": None
         if winner is None

@@ -17,9 +17,9 @@ from foundation.limits import error_response
 
 from competitions.models import Tournament, TournamentStatus
 from competitions.permissions import may_see_tournament
-from competitions.results.data import tournament_results
-from competitions.results.export import results_json, standings_csv
-from competitions.results.section import match_url_builder, table_rows
+from competitions.tournaments.results.data import tournament_results
+from competitions.tournaments.results.export import results_json, standings_csv
+from competitions.tournaments.results.section import match_url_builder, table_rows
 
 #: The embed's ``?top=`` is clamped to this (a club's sidebar shows a few rows).
 MAX_TOP = 1000

@@ -20,13 +20,16 @@ from foundation.task_sending import send_by_name
 from matches.models import Match, MatchStatus
 from matches.services import clamp_seed, dispatch_matches
 
+from arena import contract
 from arena.formats import (
     FORMAT_NAMES,
+    FORMATS,
     FormatError,
     FormatOptions,
     Result,
     StandingRow,
     check_format,
+    check_shape,
     new_standings,
     next_round,
     ranking,
@@ -41,14 +44,13 @@ from competitions.models import (
     TableStats,
     Tournament,
     TournamentEntry,
-    TournamentFormat,
     TournamentStatus,
     Visibility,
 )
 from competitions.services.scheduling import Table, create_round_matches
 from competitions.services.tables import seat_record
 from competitions.services.timetable import next_round_after, round_waits
-from competitions.services.tournament_settings import TournamentSettings, checked_settings
+from competitions.tournaments.settings import TournamentSettings, checked_settings
 from games.base import GameError
 from games.registry import get_game
 
@@ -59,19 +61,28 @@ MAX_TOURNAMENT_MATCHES = 2000
 #: The task of "Start" (``competitions.tasks``), sent by name: the tasks import this module,
 #: never the reverse.
 START_TASK = "competitions.start_tournament"
-#: Matches that will not change any more (``Match.is_done``).
-DONE_STATUSES = (MatchStatus.FINISHED, MatchStatus.ERROR)
+#: Matches that will not change any more (their status's ``is_done``, ``arena.contract``).
+DONE_STATUSES = tuple(s.value for s in contract.MatchStatus if s.is_done)
 
 
 def format_options(t: Tournament) -> FormatOptions:
-    """The tournament's settings as ``arena.formats`` takes them."""
-    return FormatOptions(
+    """The tournament's settings as ``arena.formats`` takes them (the rounds only for a
+    format that takes them)."""
+    return options_of(
+        t.format,
         players=t.players_per_match,
-        rounds=None if t.format == TournamentFormat.KNOCKOUT else t.rounds,
+        rounds=t.rounds,
         games_per_table=t.games_per_pairing,
         advance=t.advance,
         seed=t.seed,
     )
+
+
+def options_of(fmt: str, *, rounds: int | None, **given: int) -> FormatOptions:
+    """Options for format ``fmt`` from a form's or a row's fields: ``rounds`` dropped for a
+    format that takes none (the knockout plays until one winner)."""
+    takes = FORMATS[fmt].takes if fmt in FORMATS else {}
+    return FormatOptions(rounds=rounds if "rounds" in takes else None, **given)
 
 
 def create_tournament(
@@ -80,7 +91,7 @@ def create_tournament(
     game: Game,
     name: str,
     entrants: Sequence[BotVersion] = (),
-    format: str = TournamentFormat.ROUND_ROBIN,
+    format: str = FORMAT_NAMES[0],
     players_per_match: int = 2,
     games_per_pairing: int = 1,
     rounds: int | None = None,
@@ -136,7 +147,7 @@ def _check_format(
     rounds: int | None,
     max_matches: int | None,
 ) -> None:
-    if format not in TournamentFormat.values:
+    if format not in FORMATS:
         raise ValidationError(f"Unknown format {format!r}: one of {', '.join(FORMAT_NAMES)}.")
     if not game.min_players <= players <= game.max_players:
         raise ValidationError(
@@ -146,10 +157,11 @@ def _check_format(
         raise ValidationError("Each pairing must play at least one game.")
     if max_matches is not None and max_matches < 1:
         raise ValidationError("A tournament must play at least one match.")
-    if max_matches is not None and format != TournamentFormat.ROUND_ROBIN:
-        raise ValidationError("Only a round robin can be cut at a number of matches.")
-    if format == TournamentFormat.KNOCKOUT and rounds:
-        raise ValidationError("A knockout plays until one winner: leave the rounds empty.")
+    try:  # the format's own rules (arena.formats.check_shape), written there once
+        opts = FormatOptions(players, rounds=rounds, games_per_table=games_per_pairing)
+        check_shape(format, opts, max_matches)
+    except FormatError as exc:
+        raise ValidationError(str(exc)) from exc
 
 
 def planned_matches(t: Tournament, entrants: int) -> int:

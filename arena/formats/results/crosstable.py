@@ -10,10 +10,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from django.utils.safestring import SafeString, mark_safe
-
+from arena.formats.results.published import Entrant, PlayedMatch, Results
 from arena.formats.tiebreaks import Meeting
-from competitions.results.data import Entrant, PlayedMatch, Results
 
 #: A cell links each of its matches up to this many; past it, the matches are in the JSON
 #: export and the match list (a four-seat round robin's pair shares dozens of tables).
@@ -78,13 +76,12 @@ class CrossRow:
     sonneborn_berger: float
 
     @property
-    def cells_html(self) -> SafeString:
-        """The row's cells, every value in them escaped or made here from numbers."""
-        return mark_safe(
-            "".join(
-                '<td class="self" aria-label="itself"></td>' if c is None else c.html()
-                for c in self.cells
-            )
+    def cells_html(self) -> str:
+        """The row's cells, every value in them escaped or made here from numbers (safe to
+        inline: the template marks it so)."""
+        return "".join(
+            '<td class="self" aria-label="itself"></td>' if c is None else c.html()
+            for c in self.cells
         )
 
 

@@ -1,7 +1,7 @@
 """The new-tournament form's settings beyond the format: who sees it and who enters, the entry
 window (typed in the organiser's zone: ``foundation.fields.LocalDateTimeField``), caps, the
 start, round spacing, the matches' time control and the public ladder. The service checks
-them all again (``competitions.services.tournament_settings``)."""
+them all again (``competitions.tournaments.settings``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from foundation.fields import LocalDateTimeField
 
 from arena.contract import DEFAULT_TIME_CONTROL
 from competitions.models import EntryPolicy, Visibility
-from competitions.services.tournament_settings import (
+from competitions.tournaments.settings import (
     MAX_ENTRIES,
     MAX_ENTRIES_PER_USER,
     MAX_MOVE_MS,

@@ -16,9 +16,9 @@ from rest_framework.views import APIView
 
 from competitions.models import Tournament
 from competitions.permissions import may_see_tournament
-from competitions.results.data import tournament_results
-from competitions.results.export import results_json
-from competitions.results.section import match_url_builder
+from competitions.tournaments.results.data import tournament_results
+from competitions.tournaments.results.export import results_json
+from competitions.tournaments.results.section import match_url_builder
 
 
 class StandingLineSerializer(serializers.Serializer):

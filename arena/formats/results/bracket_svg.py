@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from xml.sax.saxutils import escape
 
-from competitions.results.bracket import (
+from arena.formats.results.bracket import (
     BOX_WIDTH,
     FOOTER,
     GAP_X,
@@ -17,8 +17,8 @@ from competitions.results.bracket import (
     Box,
     Bracket,
 )
-from competitions.results.crosstable import points_text
-from competitions.results.data import Entrant
+from arena.formats.results.crosstable import points_text
+from arena.formats.results.published import Entrant
 from games.svg import ACCENT, INK, LINE, MUTED, attrs, num, rect, text
 
 #: Names longer than this are cut (the full name is in the box's tooltip).

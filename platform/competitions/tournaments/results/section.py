@@ -10,14 +10,15 @@ from typing import Any
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
-from arena.formats.tiebreaks import tiebreaks
-from competitions.models import Tournament, TournamentFormat
-from competitions.results.bracket import build_bracket
-from competitions.results.bracket_svg import bracket_svg
-from competitions.results.crosstable import crosstable
-from competitions.results.data import Results, tournament_results
-from competitions.results.export import standings_rows
-from competitions.results.rounds_grid import rounds_grid
+from arena.formats import get_format, tiebreak_names
+from arena.formats.results.bracket import build_bracket
+from arena.formats.results.bracket_svg import bracket_svg
+from arena.formats.results.crosstable import crosstable
+from arena.formats.results.published import Results
+from arena.formats.results.rounds_grid import rounds_grid
+from competitions.models import Tournament
+from competitions.tournaments.results.data import tournament_results
+from competitions.tournaments.results.export import standings_rows
 
 #: A number that no match has, replaced by each match's id (one ``reverse`` for them all).
 _SENTINEL = 987654321
@@ -40,23 +41,40 @@ def section_context(t: Tournament) -> dict[str, Any]:
     out: dict[str, Any] = {
         "results": results,
         "standings": table_rows(results),
-        "tiebreaks": tiebreaks(t.format),
+        "tiebreaks": tiebreak_names(t.format),
         "winner": results.winner,
         "winner_match": next(iter(results.winner_matches()), None),
     }
-    if t.format == TournamentFormat.ROUND_ROBIN:
-        out["crosstable"] = crosstable(results, match_url_builder())
-        out["two_seats"] = t.players_per_match == 2
-    elif t.format == TournamentFormat.SWISS:
-        count, out["rounds_rows"] = rounds_grid(results, match_url_builder())
-        out["rounds"] = range(1, count + 1)
-    elif t.format == TournamentFormat.KNOCKOUT:
-        by_key = results.by_key
-        # Built here from escaped parts only (names through games.svg): safe to inline.
-        out["bracket_svg"] = mark_safe(
-            bracket_svg(build_bracket(results), by_key, match_url_builder())
-        )
+    draw = SECTIONS[get_format(t.format).results_section]
+    out.update(draw(t, results))
     return out
+
+
+def _crosstable(t: Tournament, results: Results) -> dict[str, Any]:
+    return {
+        "crosstable": crosstable(results, match_url_builder()),
+        "two_seats": t.players_per_match == 2,
+    }
+
+
+def _rounds_grid(t: Tournament, results: Results) -> dict[str, Any]:
+    count, rows = rounds_grid(results, match_url_builder())
+    return {"rounds_rows": rows, "rounds": range(1, count + 1)}
+
+
+def _bracket(t: Tournament, results: Results) -> dict[str, Any]:
+    # Built here from escaped parts only (names through games.svg): safe to inline.
+    svg = bracket_svg(build_bracket(results), results.by_key, match_url_builder())
+    return {"bracket_svg": mark_safe(svg)}
+
+
+#: What the page draws for each of ``arena.formats.parts.RESULTS_SECTIONS`` (a format names
+#: its own: ``Format.results_section``).
+SECTIONS: dict[str, Callable[[Tournament, Results], dict[str, Any]]] = {
+    "crosstable": _crosstable,
+    "rounds_grid": _rounds_grid,
+    "bracket": _bracket,
+}
 
 
 def table_rows(results: Results) -> list[dict[str, Any]]:

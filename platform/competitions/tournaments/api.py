@@ -17,26 +17,33 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from competitions.models import EntryPolicy, Tournament, TournamentFormat, Visibility
+from arena.formats import FORMAT_CHOICES, FORMAT_NAMES, OPTION_BOUNDS
+from competitions.models import EntryPolicy, Tournament, Visibility
 from competitions.permissions import may_organise, may_start, visible_tournaments
 from competitions.selectors import tournament_standings
-from competitions.services.tournament_settings import (
+from competitions.tournaments.services import (
+    MAX_TOURNAMENT_MATCHES,
+    create_tournament,
+    enqueue_start,
+)
+from competitions.tournaments.settings import (
     MAX_ENTRIES,
     MAX_ENTRIES_PER_USER,
     MAX_MOVE_MS,
     MAX_ROUND_SPACING_HOURS,
     MAX_START_MS,
 )
-from competitions.services.tournaments import (
-    MAX_TOURNAMENT_MATCHES,
-    create_tournament,
-    enqueue_start,
-)
 from games.base import GameError
 from games.registry import get_game
 
 #: Match ids listed in the answer to "start" (the first round's, at most).
 MAX_LISTED = 500
+
+
+def bounds(option: str) -> dict[str, int]:
+    """A format option's least and most, as the formats bound it (``arena.formats.parts``)."""
+    least, most = OPTION_BOUNDS[option]
+    return {"min_value": least, "max_value": most}
 
 
 class TournamentSerializer(serializers.ModelSerializer):
@@ -108,13 +115,11 @@ class TournamentCreateSerializer(serializers.Serializer):
         default=list,
         help_text="bot version ids (optional when users enter their own bots)",
     )
-    format = serializers.ChoiceField(
-        choices=TournamentFormat.choices, default=TournamentFormat.ROUND_ROBIN
-    )
-    players_per_match = StrictIntegerField(min_value=1, max_value=6, default=2)
-    games_per_pairing = StrictIntegerField(min_value=1, max_value=100, default=1)
-    rounds = StrictIntegerField(min_value=1, max_value=100, required=False, allow_null=True)
-    advance = StrictIntegerField(min_value=1, max_value=5, default=1)
+    format = serializers.ChoiceField(choices=FORMAT_CHOICES, default=FORMAT_NAMES[0])
+    players_per_match = StrictIntegerField(**bounds("players"), default=2)
+    games_per_pairing = StrictIntegerField(**bounds("games_per_table"), default=1)
+    rounds = StrictIntegerField(**bounds("rounds"), required=False, allow_null=True)
+    advance = StrictIntegerField(**bounds("advance"), default=1)
     max_matches = StrictIntegerField(
         min_value=1, max_value=MAX_TOURNAMENT_MATCHES, required=False, allow_null=True
     )

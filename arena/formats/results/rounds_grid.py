@@ -10,15 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 
-from django.utils.safestring import SafeString, mark_safe
-
-from competitions.results.data import Entrant, PlayedMatch, Results
+from arena.formats.results.published import Entrant, PlayedMatch, Results
 
 
 @dataclass(frozen=True)
 class RoundsRow:
     entrant: Entrant
-    cells_html: SafeString  # one <td> per round
+    #: One <td> per round, every value escaped or made here (the template marks it safe).
+    cells_html: str
 
 
 def _mark(m: PlayedMatch, key: str, place: dict[str, int]) -> str:
@@ -55,5 +54,5 @@ def rounds_grid(results: Results, match_url: Callable[[int], str]) -> tuple[int,
                 for m in played
             )
             cells.append(f'<td class="cell">{links}</td>')
-        rows.append(RoundsRow(e, mark_safe("".join(cells))))
+        rows.append(RoundsRow(e, "".join(cells)))
     return rounds, rows

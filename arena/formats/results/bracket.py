@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from arena.formats import StandingRow, match_points
-from competitions.results.data import PlayedMatch, Results
+from arena.formats.results.published import PlayedMatch, Results
 
 #: Geometry of the picture, in SVG units.
 BOX_WIDTH = 210
