@@ -313,7 +313,7 @@ class CompetitionMatch(models.Model):
     """Which tournament or league (exactly one) a match was played for, and in which round:
     the competition's side of the match, so that ``matches`` knows nothing of competitions
     (as ``ladder.LadderMatch`` is the ladder's side). Made with the match, in one transaction
-    (``competitions.services.scheduling``)."""
+    (``competitions.scheduling``)."""
 
     match = models.OneToOneField(
         Match, primary_key=True, on_delete=models.CASCADE, related_name="competition_link"

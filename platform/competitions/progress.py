@@ -15,7 +15,7 @@ from rich.table import Table
 
 from arena.tournament_legend import ordering_note
 from competitions.models import Tournament, TournamentStatus
-from competitions.selectors import tournament_standings
+from competitions.tournaments.selectors import tournament_standings
 from competitions.tournaments.services import DONE_STATUSES
 
 console = Console()

@@ -8,7 +8,7 @@ from typing import Any
 from matches.signals import match_failed, match_finished
 
 from competitions.leagues.services import league_match_ended
-from competitions.services.scheduling import link_of
+from competitions.scheduling import link_of
 from competitions.tournaments.services import tournament_match_ended
 
 #: After ratings, before the ladder: see ``matches.signals`` for the order and why.

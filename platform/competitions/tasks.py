@@ -12,6 +12,7 @@ from celery import shared_task
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from competitions.calendar import CALENDAR_TASK, run_calendar
 from competitions.leagues.services import (
     LEAGUE_TASK,
     ROUND_NOW_TASK,
@@ -20,7 +21,6 @@ from competitions.leagues.services import (
 )
 from competitions.live import clear_starting
 from competitions.models import League, Tournament
-from competitions.services.calendar import CALENDAR_TASK, run_calendar
 from competitions.tournaments.services import START_TASK, start_tournament
 
 

@@ -1,10 +1,9 @@
 from django.urls import path
 
-from competitions import views
 from competitions.entries import member_views
 from competitions.entries import views as entry_views
 from competitions.leagues import views as league_views
-from competitions.tournaments import results_views
+from competitions.tournaments import results_views, views
 
 app_name = "competitions"
 urlpatterns = [

@@ -39,7 +39,7 @@ def create_match(
     """A queued match with one seat per version (in seat order). Checks player count, options
     and time control here, so a bad setup is a ValidationError and never a failed task. The
     app that asks for the match (``kind``) keeps why on its own side, in the caller's
-    transaction (``competitions.services.scheduling``, ``ladder.services``)."""
+    transaction (``competitions.scheduling``, ``ladder.services``)."""
     options, time = _checked_setup(game, [versions], options, time_control, kind)
     with transaction.atomic():
         match = Match.objects.create(

@@ -134,7 +134,7 @@ def tournament_page(request: HttpRequest, pk: int) -> Parts:
             "visibility",
             "current_round",
             "scheduled_matches",
-            # The calendar's (competitions.services.calendar): the start, its problem, the
+            # The calendar's (competitions.calendar): the start, its problem, the
             # spaced next round.
             "start_at",
             "start_problem",

@@ -11,7 +11,7 @@ from bots.models import BotVersion, VersionStatus
 from bots.selectors import bots_for_game, bots_search
 from bots.services import person_version
 from catalog.models import Game
-from competitions.forms import TournamentForm
+from competitions.tournaments.forms import TournamentForm
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from ladder import entries, qualification

@@ -11,14 +11,7 @@ from typing import Any
 import pytest
 from audiences.models import Audience, AudienceMember, AudienceRole
 from bots.models import BotVersion
-from competitions.leagues.services import create_league
-from competitions.leagues.timetable import (
-    league_next_round_at,
-    league_round_due,
-    league_slot,
-)
-from competitions.models import League, Tournament, TournamentStatus
-from competitions.services.calendar import (
+from competitions.calendar import (
     CALENDAR_ENTRY,
     CALENDAR_TASK,
     due_league_ids,
@@ -26,6 +19,13 @@ from competitions.services.calendar import (
     due_tournaments,
     run_calendar,
 )
+from competitions.leagues.services import create_league
+from competitions.leagues.timetable import (
+    league_next_round_at,
+    league_round_due,
+    league_slot,
+)
+from competitions.models import League, Tournament, TournamentStatus
 from competitions.tournaments.services import create_tournament
 from django.test import Client
 from django.utils import timezone
@@ -120,7 +120,7 @@ def test_too_few_entrants_is_marked_once_and_keeps_the_draft(games: Any, user: A
 def test_a_start_pressed_meanwhile_is_not_marked_as_a_problem(
     games: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from competitions.services import calendar
+    from competitions import calendar
     from competitions.tournaments.services import start_tournament
 
     t = new(games, 4)
@@ -277,7 +277,7 @@ def test_beat_runs_the_calendar_every_minute(db: None) -> None:
 def test_an_unexpected_error_marks_that_start_and_the_others_go_on(
     games: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from competitions.services import calendar
+    from competitions import calendar
 
     broken, fine = new(games, 4), new(games, 4)
     due = max(start_of(broken), start_of(fine))

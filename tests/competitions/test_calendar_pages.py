@@ -8,9 +8,9 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from competitions.calendar import run_calendar
 from competitions.leagues.services import create_league
 from competitions.models import League, Tournament
-from competitions.services.calendar import run_calendar
 from competitions.tournaments.services import create_tournament
 from django.test import Client
 from django.utils import timezone

@@ -9,6 +9,7 @@ from typing import Any
 
 import competitions.tasks
 from catalog.models import Game
+from competitions.calendar import CALENDAR_TASK
 from competitions.leagues.services import (
     LEAGUE_TASK,
     ROUND_NOW_TASK,
@@ -16,7 +17,6 @@ from competitions.leagues.services import (
     enqueue_league_round,
 )
 from competitions.models import TournamentStatus
-from competitions.services.calendar import CALENDAR_TASK
 from competitions.tournaments.services import START_TASK, create_tournament, enqueue_start
 from matches.models import MatchStatus
 

@@ -103,10 +103,6 @@ def test_the_architecture_picture_draws_the_layers() -> None:
     assert order == sorted(order), f"drawn {drawn}, layered {layers}"
 
 
-#: Apps whose inner layers another change adds (competitions: its packages by domain).
-INNER_LAYERS_ELSEWHERE = {"competitions"}
-
-
 def _app_modules(app: str) -> set[str]:
     """The modules and packages directly inside an app, but its migrations."""
     root = REPO / "platform" / app
@@ -124,7 +120,7 @@ def test_every_app_has_its_inner_layers_naming_every_module() -> None:
         for c in config["contracts"]
         if c["name"].startswith("Inside ") and c.get("type") == "layers"
     }
-    for app in sorted(_platform_apps() - INNER_LAYERS_ELSEWHERE):
+    for app in sorted(_platform_apps()):
         assert app in inner, f"{app} has no 'Inside {app}' layers contract"
         layered = {name.strip() for layer in inner[app]["layers"] for name in layer.split("|")}
         modules = _app_modules(app)

@@ -89,7 +89,7 @@ def beat(redis_url: str, site: dict[str, str]) -> Iterator[subprocess.Popen]:
     """Beat with the database scheduler, the calendar ticking every second instead of every
     minute and every other periodic task off (this test is about the competition)."""
     from catalog.services import sync_games
-    from competitions.services.calendar import CALENDAR_ENTRY
+    from competitions.calendar import CALENDAR_ENTRY
     from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
     sync_games()

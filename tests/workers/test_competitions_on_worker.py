@@ -55,7 +55,7 @@ def test_tournament_formats_on_a_worker(
     fmt: str, size: int, matches: int, redis_url: str, worker: WorkerProcess
 ) -> None:
     from competitions.models import Tournament, TournamentStatus
-    from competitions.selectors import tournament_standings
+    from competitions.tournaments.selectors import tournament_standings
     from competitions.tournaments.services import create_tournament, start_tournament
     from matches.models import MatchStatus
 

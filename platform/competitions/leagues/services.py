@@ -26,8 +26,8 @@ from arena.ratings import update_standings
 from competitions.leagues.selectors import table_stamp_key
 from competitions.leagues.timetable import league_next_round_at, league_round_due
 from competitions.models import CompetitionMatch, League, LeagueStanding, Season, TableStats
-from competitions.services.scheduling import Table, create_round_matches
-from competitions.services.tables import seat_record
+from competitions.scheduling import Table, create_round_matches
+from competitions.tables import seat_record
 from games.rng import derive_seed
 
 #: A league plays at least once a month and at most once an hour.
@@ -109,7 +109,7 @@ def sync_league_schedule(league: League, *, due_now: bool = False) -> None:
         "interval": every,
         "args": json.dumps([league.pk]),
         "enabled": league.is_active,
-        "description": f"Play a round of the league {league.name!r} (competitions.services).",
+        "description": f"Play a round of the league {league.name!r} (competitions.leagues).",
         "start_time": league.starts_at,
     }
     if due_now:

@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from arena.formats import FORMAT_CHOICES, FORMAT_NAMES, OPTION_BOUNDS
 from competitions.models import EntryPolicy, Tournament, Visibility
 from competitions.permissions import may_organise, may_start, visible_tournaments
-from competitions.selectors import tournament_standings
+from competitions.tournaments.selectors import tournament_standings
 from competitions.tournaments.services import (
     MAX_TOURNAMENT_MATCHES,
     create_tournament,

@@ -47,10 +47,10 @@ from competitions.models import (
     TournamentStatus,
     Visibility,
 )
-from competitions.services.scheduling import Table, create_round_matches
-from competitions.services.tables import seat_record
-from competitions.services.timetable import next_round_after, round_waits
+from competitions.scheduling import Table, create_round_matches
+from competitions.tables import seat_record
 from competitions.tournaments.settings import TournamentSettings, checked_settings
+from competitions.tournaments.timetable import next_round_after, round_waits
 from games.base import GameError
 from games.registry import get_game
 

@@ -23,13 +23,13 @@ from matches.selectors import competition_rows
 from competitions.entries.member_views import members_context
 from competitions.entries.services import entries_stamp_key
 from competitions.entries.views import entry_context
-from competitions.forms import TournamentForm
 from competitions.live import mark_starting, start_pending
 from competitions.match_counts import match_progress
 from competitions.models import Tournament, TournamentStatus
 from competitions.permissions import may_organise, may_start, visible_tournaments
 from competitions.refusals import NOT_ORGANISER, forbidden
-from competitions.selectors import tournament_standings, tournaments_with_counts
+from competitions.tournaments.forms import TournamentForm
+from competitions.tournaments.selectors import tournament_standings, tournaments_with_counts
 from competitions.tournaments.services import (
     MAX_TOURNAMENT_MATCHES,
     create_tournament,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from bots.models import BotVersion
 from competitions.models import TournamentEntry, TournamentStatus
-from competitions.selectors import tournament_standings
+from competitions.tournaments.selectors import tournament_standings
 from competitions.tournaments.services import create_tournament, start_tournament
 from django.core.exceptions import ValidationError
 from matches.models import MatchStatus

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from competitions.models import TournamentStatus
-from competitions.selectors import tournament_standings
+from competitions.tournaments.selectors import tournament_standings
 from competitions.tournaments.services import create_tournament, start_tournament
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
