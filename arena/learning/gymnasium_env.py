@@ -26,6 +26,7 @@ from arena.learning.spec import (
     rewards,
     spec_for,
 )
+from arena.pictures import render_text
 from games import registry
 from games.base import Bot, GameState
 from games.rng import derive_seed
@@ -197,6 +198,4 @@ class MeepleGymEnv(gym.Env):
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state_ is None:
             return None
-        from arena.pictures import render_text
-
         return render_text(self.game_slug, self.state_.to_json())
