@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.contract import BUILTIN_PREFIX
 from games import registry
 from sandbox.bundle import BundleError, check_bundle_path
 from sandbox.code import BOT_ENTRIES
 from sandbox.languages import LANGUAGES, recognise
 
-BUILTIN_PREFIX = "builtin:"
 HUMAN = "human"
 
 

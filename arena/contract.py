@@ -144,9 +144,17 @@ class TimeControl:
 #: The time control of a match that names none (the referee's, the site's and the CLI's).
 DEFAULT_TIME_CONTROL = TimeControl()
 
+#: Faults that retire a seat (bot-protocol.md, "Faults"), unless a match's caller says otherwise.
+FAULT_LIMIT = 3
+
 #: How a seat's code is named: a game's built-in bot, or an uploaded version fetched by id.
 BUILTIN_PREFIX = "builtin:"
 VERSION_PREFIX = "version:"
+
+
+def builtin_bot(name: str) -> str:
+    """The seat's bot text of the game's built-in bot ``name`` (``builtin:NAME``)."""
+    return f"{BUILTIN_PREFIX}{name}"
 
 
 @dataclass(frozen=True)

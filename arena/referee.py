@@ -22,7 +22,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from arena import protocol as p
 from arena.botspec import BotSpec, BotSpecError, parse_bot_spec
-from arena.contract import TimeControl
+from arena.contract import FAULT_LIMIT, TimeControl
 from arena.human import HumanChannel, HumanSeat, HumanTime
 from arena.match_clock import MatchDeadline, PastDeadline
 from arena.outcome import ERROR, FINISHED, MatchOutcome, SeatOutcome, final_ranks, seat_status
@@ -54,7 +54,7 @@ def run_match(
     sandbox: str | Sandbox | None = None,
     match_id: str | None = None,
     limits: Limits | None = None,
-    fault_limit: int = 3,
+    fault_limit: int = FAULT_LIMIT,
     max_decisions: int | None = None,
     human: HumanChannel | None = None,
     human_time: HumanTime | None = None,

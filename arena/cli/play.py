@@ -23,6 +23,7 @@ from arena.cli.shared import (
     stdout,
 )
 from arena.contract import TimeControl
+from arena.human import DEFAULT_HUMAN_MOVE_MS
 
 
 def register(sub: Subcommands) -> None:
@@ -58,7 +59,8 @@ def register(sub: Subcommands) -> None:
         type=int,
         default=None,
         metavar="MS",
-        help="a human seat's time per decision; no answer by then forfeits (default 300000)",
+        help="a human seat's time per decision; no answer by then forfeits "
+        f"(default {DEFAULT_HUMAN_MOVE_MS})",
     )
     add_time_args(p)
     add_rerun_args(p)

@@ -17,7 +17,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from arena.botspec import BUILTIN_PREFIX
+from arena.contract import BUILTIN_PREFIX, builtin_bot
 from arena.learning.spec import (
     BOUND,
     LearningError,
@@ -64,7 +64,7 @@ class MeepleGymEnv(gym.Env):
         self.game = registry.get_game(game)
         self.learning_spec: LearningSpec = spec_for(game)
         if opponents is None:
-            opponents = ["builtin:random"] * (self.game.min_players - 1)
+            opponents = [builtin_bot("random")] * (self.game.min_players - 1)
         self.opponents = list(opponents)
         self.players = len(self.opponents) + 1
         if not 0 <= seat < self.players:

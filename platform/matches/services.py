@@ -41,6 +41,7 @@ from arena.contract import (
     MatchSpec,
     SeatSpec,
     TimeControl,
+    builtin_bot,
 )
 from arena.outcome import MatchOutcome
 from matches import seat_logs
@@ -75,7 +76,7 @@ def _seat_spec(version: BotVersion) -> SeatSpec:
     if version.builtin_name == HUMAN:  # a person's seat (the play app's matches)
         return SeatSpec(bot=HUMAN)
     if version.builtin_name:
-        return SeatSpec(bot=f"builtin:{version.builtin_name}")
+        return SeatSpec(bot=builtin_bot(version.builtin_name))
     return SeatSpec(
         bot=f"{VERSION_PREFIX}{version.pk}",
         sha256=version.sha256,
@@ -125,7 +126,7 @@ def dispatch_matches(matches: Sequence[Match]) -> None:
 def time_limit_s(kind: str) -> int:
     """How long a worker may play a match: people think longer than bots."""
     if kind == MatchKind.HUMAN:
-        return int(getattr(settings, "ARENA_HUMAN_MATCH_TIME_LIMIT_S", 3 * 3600))
+        return int(settings.ARENA_HUMAN_MATCH_TIME_LIMIT_S)
     return int(settings.ARENA_MATCH_TIME_LIMIT_S)
 
 
