@@ -22,7 +22,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from arena import protocol as p
 from arena.botspec import BotSpec, BotSpecError, parse_bot_spec
-from arena.contract import FAULT_LIMIT, TimeControl
+from arena.contract import FAULT_LIMIT, ErrorKind, TimeControl
 from arena.human import HumanChannel, HumanSeat, HumanTime
 from arena.match_clock import MatchDeadline, PastDeadline
 from arena.outcome import ERROR, FINISHED, MatchOutcome, SeatOutcome, final_ranks, seat_status
@@ -129,6 +129,7 @@ class _Match:
         self.decisions: list[dict[str, Any]] = []
         self.status = FINISHED
         self.error: str | None = None
+        self.error_kind: ErrorKind | None = None
         self.result: dict[str, Any] = {}
         self.final_state: str | None = None
         self.sandbox_name: str | None = None
@@ -157,21 +158,22 @@ class _Match:
         except BotCodeError:
             raise  # bad input after all (e.g. a zip without main.py): the caller's error
         except SandboxError as e:
-            self._fail(f"sandbox: {e}")
+            self._fail(f"sandbox: {e}", ErrorKind.SANDBOX)
         except PastDeadline as e:
-            self._fail(str(e))
+            self._fail(str(e), ErrorKind.TIME_LIMIT)
         except SoftTimeLimitExceeded:
             # A worker's own time limit (Celery's, in a prefork pool; the referee's deadline
             # usually comes first): its task records "the match took over N s" (matches.playing).
             raise
         except Exception as e:  # an engine or built-in bot bug: a system error, not a fault
-            self._fail(f"{type(e).__name__}: {e}")
+            self._fail(f"{type(e).__name__}: {e}", ErrorKind.ENGINE)
         finally:
             self._close_all()
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str, kind: ErrorKind) -> None:
         self.status = ERROR
         self.error = message
+        self.error_kind = kind
 
     def _make_builtin_seats(self) -> None:
         for i, seat in builtin_seats(
@@ -372,4 +374,5 @@ class _Match:
             result=self.result,
             seats=seats,
             replay=replay,
+            error_kind=self.error_kind,
         )

@@ -9,7 +9,7 @@ import socket
 from typing import Any
 
 from arena.celery_app import app
-from arena.contract import ContractError, MatchSpec
+from arena.contract import ContractError, ErrorKind, MatchSpec
 from arena.outcome import MatchOutcome
 
 
@@ -47,7 +47,15 @@ def play(
         allow_unsafe = os.environ.get("ARENA_ALLOW_UNSAFE_SANDBOX", "").lower() in _TRUE
     try:
         backend = get_sandbox(sandbox)
+    except SandboxError as exc:  # no backend that can run here: the worker refuses
+        return MatchOutcome.refused(spec, f"match refused: {getattr(exc, 'public', exc)}")
+    try:
         require_boundary(backend, untrusted=spec.untrusted, allow_unsafe=allow_unsafe)
+    except SandboxError as exc:
+        # A matter of the site's set-up (the ladder waits for a boundary), told by its kind.
+        text = f"match refused: {getattr(exc, 'public', exc)}"
+        return MatchOutcome.refused(spec, text, ErrorKind.NO_BOUNDARY)
+    try:
         bots = [resolve(seat) for seat in spec.seats]
         human, human_time = channel_for(spec) if HUMAN in bots else (None, None)
         return referee_run_match(

@@ -16,7 +16,7 @@ from competitions.services.tournaments import create_tournament, start_tournamen
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django_celery_beat.models import PeriodicTask
-from matches.models import Match, MatchStatus
+from matches.models import ErrorKind, Match, MatchStatus
 from ratings.models import Rating, RatingChange
 
 from arena.ratings import standings
@@ -208,7 +208,7 @@ def test_error_match_can_be_requeued_and_is_then_rated_once(
 
     a, b = field(games, 2)
     m = create_match(game=games["manhattan-traffiq"], versions=[a, b], seed=1)
-    mark_error(m.pk, "the worker's disk was full")
+    mark_error(m.pk, "the worker's disk was full", ErrorKind.WORKER)
     m.refresh_from_db()
     assert m.status == MatchStatus.ERROR and not RatingChange.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
