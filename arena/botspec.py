@@ -1,7 +1,7 @@
 """Bot specifications as users write them: a path (a source file such as ``main.py`` or
 ``main.cpp``, a folder or a ``.zip`` holding a bot in any language of ``sandbox.languages``),
 ``builtin:NAME`` for one of the game's built-in bots, or ``human`` for a person
-(arena/human.py; only where a human channel is given)."""
+(arena/human_seat.py; only where a human channel is given)."""
 
 from __future__ import annotations
 

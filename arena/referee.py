@@ -23,7 +23,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from arena import protocol as p
 from arena.botspec import BotSpec, BotSpecError, parse_bot_spec
 from arena.contract import FAULT_LIMIT, ErrorKind, TimeControl
-from arena.human import HumanChannel, HumanSeat, HumanTime
+from arena.human_seat import HumanChannel, HumanSeat, HumanTime
 from arena.match_clock import MatchDeadline, PastDeadline
 from arena.outcome import ERROR, FINISHED, MatchOutcome, SeatOutcome, final_ranks, seat_status
 from arena.replay import DECISION_CAP, FORMAT, VERSION, state_digest

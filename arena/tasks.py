@@ -38,7 +38,7 @@ def play(
     as an ``error`` outcome, so the caller always has something to record. ``deadline_s``: the
     match's time limit, which the referee enforces itself (see ``arena.referee.run_match``)."""
     from arena.codestore import CodeFetchError, resolve
-    from arena.human import HUMAN, channel_for
+    from arena.human_seat import HUMAN, channel_for
     from arena.referee import run_match as referee_run_match
     from sandbox import get_sandbox, require_boundary
     from sandbox.base import SandboxError

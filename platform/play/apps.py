@@ -6,7 +6,7 @@ class PlayConfig(AppConfig):
     verbose_name = "Play against bots"
 
     def ready(self) -> None:
-        from arena.human import register_channel_factory
+        from arena.human_seat import register_channel_factory
         from play.channel import channel_for_spec
 
         # Workers reach the people of a match through the shared cache (docs/human-play.md).
