@@ -1,19 +1,19 @@
 """Bot specifications as users write them: a path (a source file such as ``main.py`` or
 ``main.cpp``, a folder or a ``.zip`` holding a bot in any language of ``sandbox.languages``),
 ``builtin:NAME`` for one of the game's built-in bots, or ``human`` for a person
-(arena/human.py; only where a human channel is given)."""
+(arena/human_seat.py; only where a human channel is given)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from arena.contract import BUILTIN_PREFIX
 from games import registry
 from sandbox.bundle import BundleError, check_bundle_path
 from sandbox.code import BOT_ENTRIES
 from sandbox.languages import LANGUAGES, recognise
 
-BUILTIN_PREFIX = "builtin:"
 HUMAN = "human"
 
 

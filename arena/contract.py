@@ -62,6 +62,34 @@ class MatchStatus(StrEnum):
         return self in (MatchStatus.FINISHED, MatchStatus.ERROR)
 
 
+class ErrorKind(StrEnum):
+    """Why a match ended ``error``, set where it failed (the worker, the referee, the platform)
+    and read by whoever must tell failures apart (the ladder waits for a sandbox that is a
+    security boundary and never holds a version over it; the site shows only public texts).
+    Stored beside the match's error sentence: nothing matches the sentence."""
+
+    REFUSED = "refused"  # the worker would not play it: a bad spec or bundle, code not fetched
+    NO_BOUNDARY = "no_boundary"  # strangers' code, and the worker's sandbox is no boundary
+    SANDBOX = "sandbox"  # the sandbox failed (Docker unreachable, a bot that could not start)
+    TIME_LIMIT = "time_limit"  # the match took over its time limit
+    ENGINE = "engine"  # the engine or a built-in bot raised: a bug, never a bot's fault
+    SETUP = "setup"  # the platform could not set the match up
+    OUTCOME = "outcome"  # the referee's outcome was malformed: nothing could be recorded
+    WORKER = "worker"  # the worker's task failed while playing
+    LOST = "lost"  # no worker finished the match in its attempts
+
+    @property
+    def is_public(self) -> bool:
+        """Its error text may be shown to everyone: the refusals' public texts, the time limit
+        and the platform's own fixed sentences; the others' texts go to the log only."""
+        return self in _PUBLIC_KINDS
+
+
+_PUBLIC_KINDS = frozenset(
+    {ErrorKind.REFUSED, ErrorKind.NO_BOUNDARY, ErrorKind.TIME_LIMIT, ErrorKind.SETUP}
+)
+
+
 class SeatStatus(StrEnum):
     """How a seat ended (bot-protocol.md, "Results")."""
 
@@ -145,9 +173,17 @@ class TimeControl:
 #: The time control of a match that names none (the referee's, the site's and the CLI's).
 DEFAULT_TIME_CONTROL = TimeControl()
 
+#: Faults that retire a seat (bot-protocol.md, "Faults"), unless a match's caller says otherwise.
+FAULT_LIMIT = 3
+
 #: How a seat's code is named: a game's built-in bot, or an uploaded version fetched by id.
 BUILTIN_PREFIX = "builtin:"
 VERSION_PREFIX = "version:"
+
+
+def builtin_bot(name: str) -> str:
+    """The seat's bot text of the game's built-in bot ``name`` (``builtin:NAME``)."""
+    return f"{BUILTIN_PREFIX}{name}"
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from arena import protocol
+from arena.contract import builtin_bot
 from games import registry
 from games.base import JSON
 from games.rng import Rng
@@ -158,9 +159,9 @@ def _run_locally(game: str, lang: Language) -> str:
     """The README's commands: a match, a tournament, and a ``start`` message to paste."""
     g = registry.get_game(game)
     players = max(g.min_players, 2)
-    opponents = " ".join(["builtin:random"] * (players - 1))
-    bots = ", ".join(f"`builtin:{b}`" for b in registry.bots(game))
-    everyone = " ".join(f"builtin:{b}" for b in registry.bots(game))
+    opponents = " ".join([builtin_bot("random")] * (players - 1))
+    bots = ", ".join(f"`{builtin_bot(b)}`" for b in registry.bots(game))
+    everyone = " ".join(builtin_bot(b) for b in registry.bots(game))
     start = protocol.start_message(
         game,
         "local",

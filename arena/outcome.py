@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.contract import ContractError, MatchStatus, SeatStatus, check_finite
+from arena.contract import ContractError, ErrorKind, MatchStatus, SeatStatus, check_finite
 
 # Short names for the referee (the enums in arena.contract are the one definition).
 OK = SeatStatus.OK
@@ -79,8 +79,9 @@ class SeatOutcome:
 
 @dataclass
 class MatchOutcome:
-    """``status`` is "finished", or "error" for a system failure (then ``error`` says what;
-    such a match must not be rated). ``replay`` is always filled in, also on error."""
+    """``status`` is "finished", or "error" for a system failure (then ``error`` says what
+    and ``error_kind`` which kind of failure it is; such a match must not be rated).
+    ``replay`` is always filled in, also on error."""
 
     match_id: str
     game: str
@@ -90,6 +91,7 @@ class MatchOutcome:
     result: dict[str, Any]
     seats: list[SeatOutcome]
     replay: dict[str, Any]
+    error_kind: ErrorKind | None = None
 
     @property
     def ok(self) -> bool:
@@ -104,6 +106,7 @@ class MatchOutcome:
             "options": self.replay.get("options", {}),
             "status": self.status,
             "error": self.error,
+            "error_kind": self.error_kind,
             "result": self.result,
             "seats": [s.to_json() for s in self.seats],
         }
@@ -126,6 +129,7 @@ class MatchOutcome:
         error = data.get("error")
         if error is not None and not isinstance(error, str):
             raise ContractError("outcome error must be a string or null")
+        kind = _error_kind(data, status, error)
         replay = data.get("replay")
         if replay is not None and not isinstance(replay, Mapping):
             raise ContractError("outcome replay must be an object or null")
@@ -156,10 +160,11 @@ class MatchOutcome:
             result=dict(result),
             seats=parsed,
             replay=dict(replay) if replay is not None else {},
+            error_kind=kind,
         )
 
     @classmethod
-    def refused(cls, spec: Any, error: str) -> MatchOutcome:
+    def refused(cls, spec: Any, error: str, kind: ErrorKind = ErrorKind.REFUSED) -> MatchOutcome:
         """The outcome of a match that could not be played (never rated)."""
         return cls(
             match_id=str(getattr(spec, "match_id", "") or ""),
@@ -170,7 +175,35 @@ class MatchOutcome:
             result={},
             seats=[],
             replay={},
+            error_kind=kind,
         )
+
+
+#: The sentences of the kinds a worker from before error kinds told only in words (its
+#: outcome has no ``error_kind``). Read here, once, for those outcomes; nothing else matches.
+_LEGACY_KINDS = (
+    ("not a security boundary", ErrorKind.NO_BOUNDARY),
+    ("match refused: ", ErrorKind.REFUSED),
+    ("the match took over ", ErrorKind.TIME_LIMIT),
+    ("sandbox: ", ErrorKind.SANDBOX),
+)
+
+
+def _error_kind(
+    data: Mapping[str, Any], status: MatchStatus, error: str | None
+) -> ErrorKind | None:
+    """The outcome's error kind (None for a finished match); an unknown kind is malformed."""
+    if status != ERROR:
+        return None
+    raw = data.get("error_kind")
+    if raw is None:
+        text = error or ""
+        legacy = (k for words, k in _LEGACY_KINDS if words in text)
+        return next(legacy, ErrorKind.ENGINE)
+    try:
+        return ErrorKind(raw)
+    except ValueError:
+        raise ContractError(f"outcome error_kind {raw!r} is unknown") from None
 
 
 def final_ranks(game_ranks: list[int], retired: list[bool]) -> list[int]:

@@ -1,5 +1,6 @@
-"""The games' optional pictures (``games/<pkg>/render.py`` and ``render_svg.py``), found by
-game slug, for the human seat and the learning adapters' ``render``.
+"""The games' optional pictures, as each game declares them in its registration
+(``games.entry.GameEntry``: ``render_text``, ``render_svg``, ``action_targets``), found by game
+slug, for the human seat and the learning adapters' ``render``.
 
 ``viewer``: None draws the whole state (a replay after the match); a seat number draws it as
 that seat knows it (others' hands and face-down piles as backs with their count), so the
@@ -7,35 +8,29 @@ picture cannot show, nor change with, anything hidden from that seat."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
+from games import registry
 from games.base import GameError, GameState
-from games.registry import get_game
-
-Renderer = Callable[[dict[str, Any]], str]
+from games.entry import GameEntry
 
 
-def _find(slug: str, module: str, function: str) -> Callable[..., Any] | None:
+def _entry(slug: str) -> GameEntry | None:
     try:
-        package = type(get_game(slug)).__module__.rpartition(".")[0]
+        return registry.entry(slug)
     except GameError:
         return None
-    try:
-        mod = importlib.import_module(f"{package}.{module}")
-    except ModuleNotFoundError:
-        return None
-    fn = getattr(mod, function, None)
-    return fn if callable(fn) else None
 
 
 def render_text(slug: str, state_json: dict[str, Any], viewer: int | None = None) -> str | None:
-    return _draw(_find(slug, "render", "render_text"), state_json, viewer)
+    found = _entry(slug)
+    return _draw(found.render_text if found else None, state_json, viewer)
 
 
 def render_svg(slug: str, state_json: dict[str, Any], viewer: int | None = None) -> str | None:
-    return _draw(_find(slug, "render_svg", "render_svg"), state_json, viewer)
+    found = _entry(slug)
+    return _draw(found.render_svg if found else None, state_json, viewer)
 
 
 def _draw(fn: Callable[..., Any] | None, state_json: dict[str, Any], viewer: int | None) -> Any:
@@ -47,9 +42,10 @@ def _draw(fn: Callable[..., Any] | None, state_json: dict[str, Any], viewer: int
 
 def action_targets(slug: str, state_json: dict[str, Any], actions: list[Any]) -> list[str | None]:
     """The part of ``render_svg``'s picture each action is about (a CSS selector over its
-    ``data-`` attributes; None: none), from the game's ``render_svg.action_targets`` if it has
+    ``data-`` attributes; None: none), from the game's declared ``action_targets`` if it has
     one, so that a person can click the board instead of a button."""
-    fn = _find(slug, "render_svg", "action_targets")
+    found_entry = _entry(slug)
+    fn = found_entry.action_targets if found_entry else None
     found = fn(state_json, actions) if fn is not None else None
     if not isinstance(found, list) or len(found) != len(actions):
         return [None] * len(actions)

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from arena import protocol as p
 from arena.botspec import BotSpec, BotSpecError, StoredCode, parse_bot_spec
-from arena.contract import TimeControl
-from arena.human import HumanChannel, HumanSeat, HumanTime
+from arena.contract import FAULT_LIMIT, ErrorKind, TimeControl
+from arena.human_seat import HumanChannel, HumanSeat, HumanTime
 from arena.match_clock import MatchDeadline, PastDeadline
 from arena.outcome import ERROR, FINISHED, MatchOutcome, SeatOutcome, final_ranks, seat_status
 from arena.replay import DECISION_CAP, FORMAT, VERSION, state_digest
@@ -53,7 +53,7 @@ def run_match(
     sandbox: str | Sandbox | None = None,
     match_id: str | None = None,
     limits: Limits | None = None,
-    fault_limit: int = 3,
+    fault_limit: int = FAULT_LIMIT,
     max_decisions: int | None = None,
     human: HumanChannel | None = None,
     human_time: HumanTime | None = None,
@@ -135,6 +135,7 @@ class _Match:
         self.decisions: list[dict[str, Any]] = []
         self.status = FINISHED
         self.error: str | None = None
+        self.error_kind: ErrorKind | None = None
         self.result: dict[str, Any] = {}
         self.final_state: str | None = None
         self.sandbox_name: str | None = None
@@ -165,9 +166,9 @@ class _Match:
         except BotCodeError:
             raise  # bad input after all (e.g. a zip without main.py): the caller's error
         except SandboxError as e:
-            self._fail(f"sandbox: {e}")
+            self._fail(f"sandbox: {e}", ErrorKind.SANDBOX)
         except PastDeadline as e:
-            self._fail(str(e))
+            self._fail(str(e), ErrorKind.TIME_LIMIT)
         except Exception as e:
             if isinstance(e, self.interrupts):
                 # A worker's own time limit (Celery's, in a prefork pool; the referee's deadline
@@ -175,13 +176,14 @@ class _Match:
                 # (matches.playing).
                 raise
             # An engine or built-in bot bug: a system error, not a fault.
-            self._fail(f"{type(e).__name__}: {e}")
+            self._fail(f"{type(e).__name__}: {e}", ErrorKind.ENGINE)
         finally:
             self._close_all()
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str, kind: ErrorKind) -> None:
         self.status = ERROR
         self.error = message
+        self.error_kind = kind
 
     def _make_builtin_seats(self) -> None:
         for i, seat in builtin_seats(
@@ -382,4 +384,5 @@ class _Match:
             result=self.result,
             seats=seats,
             replay=replay,
+            error_kind=self.error_kind,
         )

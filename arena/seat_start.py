@@ -11,7 +11,7 @@ from typing import Any
 from arena import protocol as p
 from arena.botspec import BotSpec
 from arena.contract import TimeControl
-from arena.human import HumanChannel, HumanSeat, HumanTime
+from arena.human_seat import HumanChannel, HumanSeat, HumanTime
 from arena.seats import BuiltinSeat, ProgramSeat, Seat
 from games import registry
 from games.rng import derive_seed

@@ -12,8 +12,8 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from arena.celery_app import app
 from arena.codestore import CodeFetchError, seat_code
-from arena.contract import ContractError, MatchSpec
-from arena.human import HUMAN, channel_for
+from arena.contract import ContractError, ErrorKind, MatchSpec
+from arena.human_seat import HUMAN, channel_for
 from arena.outcome import MatchOutcome
 from arena.referee import run_match as referee_run_match
 from sandbox import get_sandbox, require_boundary
@@ -49,7 +49,15 @@ def play(
         allow_unsafe = os.environ.get("ARENA_ALLOW_UNSAFE_SANDBOX", "").lower() in _TRUE
     try:
         backend = get_sandbox(sandbox)
+    except SandboxError as exc:  # no backend that can run here: the worker refuses
+        return MatchOutcome.refused(spec, f"match refused: {getattr(exc, 'public', exc)}")
+    try:
         require_boundary(backend, untrusted=spec.untrusted, allow_unsafe=allow_unsafe)
+    except SandboxError as exc:
+        # A matter of the site's set-up (the ladder waits for a boundary), told by its kind.
+        text = f"match refused: {getattr(exc, 'public', exc)}"
+        return MatchOutcome.refused(spec, text, ErrorKind.NO_BOUNDARY)
+    try:
         bots = [seat_code(seat) for seat in spec.seats]
         human, human_time = channel_for(spec) if HUMAN in bots else (None, None)
         return referee_run_match(

@@ -19,6 +19,7 @@ from typing import Any
 
 from arena import formats
 from arena.botspec import parse_bot_spec
+from arena.contract import FAULT_LIMIT
 from arena.formats import FormatOptions, Result, Round, StandingRow
 from arena.outcome import MatchOutcome
 from arena.ratings import MatchRecord, Standings, standings
@@ -222,7 +223,7 @@ def run_tournament(
     options: dict[str, Any] | None = None,
     time: TimeControl | None = None,
     sandbox: str | None = None,
-    fault_limit: int = 3,
+    fault_limit: int = FAULT_LIMIT,
     out_dir: str | Path | None = None,
     on_match: Callable[[int, MatchOutcome], None] | None = None,
     on_round: Callable[[Round], None] | None = None,

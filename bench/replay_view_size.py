@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console
 from rich.table import Table
 
+from arena.contract import builtin_bot
 from arena.referee import run_match
 from arena.viewer.offline import viewer_page
 from arena.viewer.steps import all_steps
@@ -36,7 +37,7 @@ def longest_match(slug: str, seeds: int) -> dict[str, Any]:
     game = registry.get_game(slug)
     names = list(registry.bots(slug))
     players = min(game.max_players, 5)
-    bots = [f"builtin:{names[i % len(names)]}" for i in range(players)]
+    bots = [builtin_bot(names[i % len(names)]) for i in range(players)]
     replays = [run_match(slug, bots, seed=seed).replay for seed in range(1, seeds + 1)]
     return max(replays, key=lambda r: len(r["decisions"]))
 
@@ -89,7 +90,9 @@ def main() -> None:
     rows = {slug: measure(longest_match(slug, args.seeds)) for slug in registry.slugs()}
     # the longest a real match gets: random TRND bots rarely reach the target, so play to the
     # 60-round cap (thousands of decisions)
-    rows["trnd, 5 random bots"] = measure(run_match("trnd", ["builtin:random"] * 5, seed=1).replay)
+    rows["trnd, 5 random bots"] = measure(
+        run_match("trnd", [builtin_bot("random")] * 5, seed=1).replay
+    )
     opened = {}
     if args.browser:
         opened = open_times({s: (r["page"], r["decisions"]) for s, r in rows.items()})

@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from arena.contract import builtin_bot  # noqa: E402
 from arena.referee import TimeControl, run_match  # noqa: E402
 from games import registry  # noqa: E402
 from games.simulate import shortest_game  # noqa: E402
@@ -63,7 +64,7 @@ def _worker(kind: str, seconds: float, pool: int, go: object, out: object) -> No
     game, players, _ = shortest_game()
     if kind == "builtin":
         name = next(iter(registry.bots(game)))
-        bots = [f"builtin:{name}"] * players
+        bots = [builtin_bot(name)] * players
     else:
         bots = [str(GOOD)] * players
     sb = _backend(kind, pool)

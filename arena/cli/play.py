@@ -23,6 +23,7 @@ from arena.cli.shared import (
     stdout,
 )
 from arena.contract import TimeControl
+from arena.human_seat import DEFAULT_HUMAN_MOVE_MS, HUMAN, HumanTime, TerminalChannel
 
 
 def register(sub: Subcommands) -> None:
@@ -58,7 +59,8 @@ def register(sub: Subcommands) -> None:
         type=int,
         default=None,
         metavar="MS",
-        help="a human seat's time per decision; no answer by then forfeits (default 300000)",
+        help="a human seat's time per decision; no answer by then forfeits "
+        f"(default {DEFAULT_HUMAN_MOVE_MS})",
     )
     add_time_args(p)
     add_rerun_args(p)
@@ -95,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(
                 "--from-replay wants the BOT that plays --seat N: a path, builtin:NAME or human"
             )
-        human = human_seat([args.game, *args.bots], args.human_move_ms)
+        human = terminal_person([args.game, *args.bots], args.human_move_ms)
         outcome, summary = play_from_replay(args, human)
         code = report(outcome, args, {"from_replay": summary})
         if not args.json:
@@ -114,16 +116,13 @@ def run(args: argparse.Namespace) -> int:
         sandbox=args.sandbox,
         fault_limit=3 if args.fault_limit is None else args.fault_limit,
         max_decisions=args.max_decisions,
-        **human_seat(args.bots, args.human_move_ms),
+        **terminal_person(args.bots, args.human_move_ms),
     )
     return report(outcome, args)
 
 
-def human_seat(bots: list[str], human_move_ms: int | None) -> dict[str, Any]:
+def terminal_person(bots: list[str], human_move_ms: int | None) -> dict[str, Any]:
     """``run_match``'s human channel and clock when a seat is ``human``."""
-    # lazy: only this command loads it, `arena --help` stays fast (arena/cli/__init__.py)
-    from arena.human import HUMAN, HumanTime, TerminalChannel
-
     if HUMAN not in bots:
         return {}
     time = None if human_move_ms is None else HumanTime(move_ms=human_move_ms)

@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from arena.cli.shared import UsageError, stdout
-from arena.contract import TimeControl
+from arena.contract import BUILTIN_PREFIX, TimeControl, builtin_bot
 from arena.protocol import canonical
 
 if TYPE_CHECKING:
@@ -110,10 +110,10 @@ def _default_other(doc: dict[str, Any], seat: int) -> str:
 
     known = list(registry.bots(doc["game"]))
     spec = str((doc["seats"][seat] or {}).get("bot") or "")
-    if spec.startswith("builtin:") and spec.split(":", 1)[1] in known:
+    if spec.startswith(BUILTIN_PREFIX) and spec.removeprefix(BUILTIN_PREFIX) in known:
         return spec
     house = [name for name in known if name != "random"] or known
-    return f"builtin:{house[0]}"
+    return builtin_bot(house[0])
 
 
 def play_from_replay(

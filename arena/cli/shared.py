@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
-from arena.contract import TimeControl
+from arena.contract import DEFAULT_TIME_CONTROL, FAULT_LIMIT, TimeControl
 from sandbox import registry
 
 EXIT_OK = 0
@@ -71,23 +71,24 @@ def add_time_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--move-ms",
         type=int,
-        default=1000,
+        default=DEFAULT_TIME_CONTROL.move_ms,
         metavar="MS",
-        help="time per decision before the bank is drawn on (default 1000)",
+        help="time per decision before the bank is drawn on "
+        f"(default {DEFAULT_TIME_CONTROL.move_ms})",
     )
     p.add_argument(
         "--bank-ms",
         type=int,
-        default=10000,
+        default=DEFAULT_TIME_CONTROL.bank_ms,
         metavar="MS",
-        help="time bank for the whole match, per seat (default 10000)",
+        help=f"time bank for the whole match, per seat (default {DEFAULT_TIME_CONTROL.bank_ms})",
     )
     p.add_argument(
         "--start-ms",
         type=int,
-        default=5000,
+        default=DEFAULT_TIME_CONTROL.start_ms,
         metavar="MS",
-        help="time to answer start with ready (default 5000)",
+        help=f"time to answer start with ready (default {DEFAULT_TIME_CONTROL.start_ms})",
     )
     p.add_argument(
         "--sandbox",
@@ -108,9 +109,9 @@ def add_time_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--fault-limit",
         type=int,
-        default=3,
+        default=FAULT_LIMIT,
         metavar="N",
-        help="faults that retire a seat (default 3)",
+        help=f"faults that retire a seat (default {FAULT_LIMIT})",
     )
 
 

@@ -5,10 +5,9 @@ Gymnasium single-agent environment (docs/learning.md). Needs the ``rl`` extra:
 from arena.learning.export import export_bot
 from arena.learning.gymnasium_env import MeepleGymEnv
 from arena.learning.pettingzoo_env import MeepleAECEnv, env
-from arena.learning.spec import SPECS, LearningError, LearningSpec, encode, spec_for
+from arena.learning.spec import LearningError, LearningSpec, encode, spec_for
 
 __all__ = [
-    "SPECS",
     "LearningError",
     "LearningSpec",
     "MeepleAECEnv",

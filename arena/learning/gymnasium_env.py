@@ -17,7 +17,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from arena.botspec import BUILTIN_PREFIX
+from arena.contract import BUILTIN_PREFIX, builtin_bot
 from arena.learning.spec import (
     BOUND,
     LearningError,
@@ -26,6 +26,7 @@ from arena.learning.spec import (
     rewards,
     spec_for,
 )
+from arena.pictures import render_text
 from games import registry
 from games.base import Bot, GameState
 from games.rng import derive_seed
@@ -63,7 +64,7 @@ class MeepleGymEnv(gym.Env):
         self.game = registry.get_game(game)
         self.learning_spec: LearningSpec = spec_for(game)
         if opponents is None:
-            opponents = ["builtin:random"] * (self.game.min_players - 1)
+            opponents = [builtin_bot("random")] * (self.game.min_players - 1)
         self.opponents = list(opponents)
         self.players = len(self.opponents) + 1
         if not 0 <= seat < self.players:
@@ -197,6 +198,4 @@ class MeepleGymEnv(gym.Env):
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state_ is None:
             return None
-        from arena.pictures import render_text
-
         return render_text(self.game_slug, self.state_.to_json())

@@ -24,6 +24,7 @@ from arena.learning.spec import (
     rewards,
     spec_for,
 )
+from arena.pictures import render_text
 from games import registry
 from games.base import GameState
 
@@ -160,8 +161,6 @@ class MeepleAECEnv(AECEnv):
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state_ is None:
             return None
-        from arena.pictures import render_text
-
         return render_text(self.game_slug, self.state_.to_json())
 
     def close(self) -> None:

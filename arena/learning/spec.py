@@ -1,7 +1,8 @@
 """Per-game facts the learning adapters need, and the generic JSON-to-array encoding.
 
-Every registered game is declared in :data:`SPECS` with the size of its fixed action space
-(``max_legal``: the legal-action list is padded to it and masked) and of its encoded arrays.
+Every registered game declares the size of its fixed action space in its own registration
+(``max_legal`` of its ``games.entry.GameEntry``: the legal-action list is padded to it and
+masked); :func:`spec_for` adds the sizes of the encoded arrays.
 Observations are encoded generically by *feature hashing*: each leaf of the JSON observation
 adds to one slot of a fixed-length vector chosen by a stable hash of its path (and, for text
 and booleans, of its value), so any observation of any game maps to the same shape. Each legal
@@ -18,7 +19,7 @@ import numpy as np
 from arena.learning.policy_bot import BOUND, features
 from games import registry
 
-__all__ = ["BOUND", "SPECS", "LearningError", "LearningSpec", "encode", "spec_for"]
+__all__ = ["BOUND", "LearningError", "LearningSpec", "encode", "spec_for"]
 
 
 @dataclass(frozen=True)
@@ -37,27 +38,13 @@ class LearningSpec:
         return self.obs_dim + self.max_legal * self.action_dim
 
 
-# Bounds are about twice the largest count seen over thousands of random playouts at every
-# player count (tests/learning/test_adapters.py checks them again on fresh playouts).
-SPECS: dict[str, LearningSpec] = {
-    "trnd": LearningSpec(max_legal=32),
-    "tri-area": LearningSpec(max_legal=24),
-    "trishaw-frenzy": LearningSpec(max_legal=96),
-    "manhattan-traffiq": LearningSpec(max_legal=160),
-}
-
-
 class LearningError(ValueError):
-    """A game without a learning spec, or a decision wider than the declared action space."""
+    """A decision wider than the declared action space, or an adapter used wrongly."""
 
 
 def spec_for(game: str) -> LearningSpec:
-    registry.get_game(game)  # a clear GameError for an unknown slug
-    if game not in SPECS:
-        raise LearningError(
-            f"{game} has no learning spec: declare its action space in arena/learning/spec.py"
-        )
-    return SPECS[game]
+    """The learning spec of a registered game (a clear ``GameError`` for an unknown slug)."""
+    return LearningSpec(max_legal=registry.entry(game).max_legal)
 
 
 def encode(value: Any, dim: int) -> np.ndarray:

@@ -31,7 +31,7 @@ class ReplayUnavailable(ValueError):
 
 
 def renderer_for(slug: str) -> Renderer | None:
-    """The text picture the game declares (``RENDER_TEXT`` in its package), if any."""
+    """The text picture the game declares (its registration's ``render_text``), if any."""
     try:
         return registry.text_renderer(slug)
     except GameError:
@@ -39,7 +39,7 @@ def renderer_for(slug: str) -> Renderer | None:
 
 
 def svg_renderer_for(slug: str) -> Renderer | None:
-    """The SVG picture the game declares (``RENDER_SVG``): a pure function from a state's JSON
+    """The SVG picture the game declares (``render_svg``): a pure function from a state's JSON
     to one ``<svg>`` element."""
     try:
         return registry.svg_renderer(slug)

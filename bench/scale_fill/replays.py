@@ -7,6 +7,8 @@ from typing import Any
 
 from django.db import connection
 
+from arena.contract import builtin_bot
+
 from .copying import model
 
 
@@ -23,7 +25,7 @@ def play_demo_replays(rng: random.Random) -> dict[tuple[str, int], list[dict[str
         lo, hi = max(2, g.min_players), min(4, g.max_players)
         for n in range(lo, hi + 1):
             for kind in ("strong", "random"):
-                bots = [f"builtin:{names[-1] if kind == 'strong' else 'random'}"] * n
+                bots = [builtin_bot(names[-1] if kind == "strong" else "random")] * n
                 out = run_match(slug, bots, seed=rng.randrange(1 << 30), sandbox="process")
                 replay = dict(out.replay)
                 replay.pop("logs", None)

@@ -6,6 +6,7 @@ See RULES.md for our reading of the rulebook, the action shapes and the observat
 from pathlib import Path
 
 from games.base import Bot, RandomBot
+from games.entry import GameEntry
 from games.tri_area import render, render_svg
 from games.tri_area.bots import BuilderBot
 from games.tri_area.game import GAME, TriAreaGame
@@ -13,17 +14,21 @@ from games.tri_area.state import TriAreaState
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "builder": BuilderBot}
 
-#: Declared for the site and the replay viewer: the rulebook reading and the state pictures.
-RULES = Path(__file__).with_name("RULES.md")
-RENDER_TEXT = render.render_text
-RENDER_SVG = render_svg.render_svg
+#: The game's registration (games.entry): the one place the registry reads it from.
+ENTRY = GameEntry(
+    game=GAME,
+    bots=BOTS,
+    rules=Path(__file__).with_name("RULES.md"),
+    max_legal=24,
+    render_text=render.render_text,
+    render_svg=render_svg.render_svg,
+    action_targets=render_svg.action_targets,
+)
 
 __all__ = [
     "BOTS",
+    "ENTRY",
     "GAME",
-    "RENDER_SVG",
-    "RENDER_TEXT",
-    "RULES",
     "BuilderBot",
     "TriAreaGame",
     "TriAreaState",

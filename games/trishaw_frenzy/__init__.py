@@ -4,6 +4,7 @@
 from pathlib import Path
 
 from games.base import Bot, RandomBot
+from games.entry import GameEntry
 from games.trishaw_frenzy import render, render_svg
 from games.trishaw_frenzy.bots import RacerBot
 from games.trishaw_frenzy.game import TrishawFrenzy
@@ -11,9 +12,15 @@ from games.trishaw_frenzy.game import TrishawFrenzy
 GAME = TrishawFrenzy()
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "racer": RacerBot}
 
-#: Declared for the site and the replay viewer: the rulebook reading and the state pictures.
-RULES = Path(__file__).with_name("RULES.md")
-RENDER_TEXT = render.render_text
-RENDER_SVG = render_svg.render_svg
+#: The game's registration (games.entry): the one place the registry reads it from.
+ENTRY = GameEntry(
+    game=GAME,
+    bots=BOTS,
+    rules=Path(__file__).with_name("RULES.md"),
+    max_legal=96,
+    render_text=render.render_text,
+    render_svg=render_svg.render_svg,
+    action_targets=render_svg.action_targets,
+)
 
-__all__ = ["BOTS", "GAME", "RENDER_SVG", "RENDER_TEXT", "RULES"]
+__all__ = ["BOTS", "ENTRY", "GAME"]

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from games.base import Bot, RandomBot
+from games.entry import GameEntry
 from games.trnd import render, render_svg
 from games.trnd.bots import GreedyBot
 from games.trnd.game import GAME, TrndGame
@@ -10,9 +11,15 @@ from games.trnd.state import TrndState
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
-#: Declared for the site and the replay viewer: the rulebook reading and the state pictures.
-RULES = Path(__file__).with_name("RULES.md")
-RENDER_TEXT = render.render_text
-RENDER_SVG = render_svg.render_svg
+#: The game's registration (games.entry): the one place the registry reads it from.
+ENTRY = GameEntry(
+    game=GAME,
+    bots=BOTS,
+    rules=Path(__file__).with_name("RULES.md"),
+    max_legal=32,
+    render_text=render.render_text,
+    render_svg=render_svg.render_svg,
+    action_targets=render_svg.action_targets,
+)
 
-__all__ = ["BOTS", "GAME", "RENDER_SVG", "RENDER_TEXT", "RULES", "TrndGame", "TrndState"]
+__all__ = ["BOTS", "ENTRY", "GAME", "TrndGame", "TrndState"]

@@ -13,6 +13,7 @@ from django.core.validators import MaxLengthValidator, ProhibitNullCharactersVal
 from django.db import models
 
 from arena.bot_code import LANGUAGES
+from arena.contract import builtin_bot
 
 #: A bot's description: a paragraph, not a document (checked by forms, serializers, full_clean).
 DESCRIPTION_MAX = 2000
@@ -165,5 +166,5 @@ class BotVersion(models.Model):
     def runner_spec(self) -> str:
         """What the referee runs: ``builtin:NAME`` or the absolute path of the uploaded file."""
         if self.builtin_name:
-            return f"builtin:{self.builtin_name}"
+            return builtin_bot(self.builtin_name)
         return str(Path(self.code.path).resolve())

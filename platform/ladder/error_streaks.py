@@ -18,13 +18,9 @@ from bots.models import BotVersion
 from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
-from matches.models import Match, MatchSeat, MatchStatus
+from matches.models import ErrorKind, Match, MatchSeat, MatchStatus
 
 log = logging.getLogger(__name__)
-
-#: Words of the worker's refusal to run a stranger's code without a security boundary: a
-#: matter of the site's set-up, handled by ``waiting_sandbox``, never a reason to hold.
-NO_BOUNDARY = "not a security boundary"
 
 
 def error_limit() -> int:
@@ -47,7 +43,9 @@ def count_match(match: Match) -> list[int]:
     if match.status == MatchStatus.FINISHED:
         BotVersion.objects.filter(pk__in=ids, error_streak__gt=0).update(error_streak=0)
         return []
-    if match.status != MatchStatus.ERROR or NO_BOUNDARY in (match.error or ""):
+    # The worker's refusal to run a stranger's code without a security boundary is a matter of
+    # the site's set-up, handled by ``waiting_sandbox``: never a reason to hold.
+    if match.status != MatchStatus.ERROR or match.error_kind == ErrorKind.NO_BOUNDARY:
         return []
     BotVersion.objects.filter(pk__in=ids).update(error_streak=F("error_streak") + 1)
     limit = error_limit()

@@ -17,16 +17,13 @@ from bots.services import (
 from catalog.models import Game
 from django.conf import settings
 from django.db import transaction
-from matches.models import Match, MatchKind, MatchSeat, MatchStatus
+from matches.models import ErrorKind, Match, MatchKind, MatchSeat, MatchStatus
 from matches.services import create_match
 
 from arena.bot_code import boundary_refusal
 from ladder.entries import join_ladder
 from ladder.models import LadderMatch
 from ladder.sending import local_worker, send_on_commit
-
-#: Words of the worker's refusal to run a stranger's code without a security boundary.
-NO_BOUNDARY = "not a security boundary"
 
 
 def sandbox_refusal() -> str:
@@ -106,7 +103,7 @@ def qualification_done(lm: LadderMatch, match: Match) -> None:
         # The platform failed, not the bot: never held against it, unless it keeps failing.
         if version.held_at is not None:  # ladder.error_streaks held it just now
             set_version_status(version, VersionStatus.UPLOADED, reason=version.held_reason)
-        elif NO_BOUNDARY in (match.error or ""):
+        elif match.error_kind == ErrorKind.NO_BOUNDARY:  # the worker's sandbox is no boundary
             set_version_status(version, VersionStatus.WAITING_SANDBOX, reason=match.error)
         else:
             set_version_status(

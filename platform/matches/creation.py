@@ -149,7 +149,7 @@ def _checked_setup(
 def time_limit_s(kind: str) -> int:
     """How long a worker may play a match: people think longer than bots."""
     if kind == MatchKind.HUMAN:
-        return int(getattr(settings, "ARENA_HUMAN_MATCH_TIME_LIMIT_S", 3 * 3600))
+        return int(settings.ARENA_HUMAN_MATCH_TIME_LIMIT_S)
     return int(settings.ARENA_MATCH_TIME_LIMIT_S)
 
 

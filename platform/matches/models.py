@@ -24,6 +24,8 @@ MatchKind = models.TextChoices(  # type: ignore[call-overload]  # stubs lack the
 )
 
 #: Statuses in which a worker holds the match (under its claim's lease).
+#: Why an ``error`` match failed (arena.contract.ErrorKind: its one definition).
+ErrorKind = contract.ErrorKind
 HELD = (MatchStatus.RUNNING, MatchStatus.RECORDING)
 
 
@@ -72,6 +74,11 @@ class Match(models.Model):
     lease_until = models.DateTimeField(null=True, blank=True)
     #: For ``error`` matches: what failed (a system failure, never a bot's fault).
     error = models.TextField(blank=True)
+    #: Which kind of failure that was (``ErrorKind``; "" before kinds were stored, or unknown):
+    #: what the ladder and the site read, never the sentence.
+    error_kind = models.CharField(
+        max_length=16, blank=True, choices=[(k.value, k.value) for k in contract.ErrorKind]
+    )
     #: The result as the referee returned it: ``{"scores", "ranks", "reason"}``.
     result = models.JSONField(null=True, blank=True)
     task_id = models.CharField(max_length=255, blank=True)

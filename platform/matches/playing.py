@@ -34,7 +34,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError, connectio
 from django.utils import timezone
 
 from arena.codestore import CodeFetchError, resolve
-from arena.contract import MatchSpec, SeatSpec
+from arena.contract import ErrorKind, MatchSpec, SeatSpec
 from arena.tasks import play as arena_play
 from matches.creation import time_limit_s
 from matches.errors import SETUP_FAILED, took_too_long
@@ -77,7 +77,9 @@ def play(
             raise
         except Exception:  # a version's row or file vanished: the platform's failure, not a bot's
             log.exception("match %s: cannot build the match", match_id)
-            return record_with_retry(match_id, attempt, _error_outcome(SETUP_FAILED))
+            return record_with_retry(
+                match_id, attempt, _error_outcome(SETUP_FAILED, ErrorKind.SETUP)
+            )
         if spec is None:
             return None  # taken back while this worker waited for the database
         limit = limit_s or time_limit_s(match.kind)
@@ -100,11 +102,11 @@ def _referee(spec: MatchSpec, limit: float) -> dict[str, Any]:
     except SoftTimeLimitExceeded:
         # The worker's own time limit stopped the referee (and its bots): record an error
         # now rather than leave it held until the sweeper plays the same long match again.
-        return _error_outcome(took_too_long(limit))
+        return _error_outcome(took_too_long(limit), ErrorKind.TIME_LIMIT)
 
 
-def _error_outcome(error: str) -> dict[str, Any]:
-    return {"status": "error", "error": error, "seats": []}
+def _error_outcome(error: str, kind: ErrorKind) -> dict[str, Any]:
+    return {"status": "error", "error": error, "error_kind": kind, "seats": []}
 
 
 # ------------------------------------------------------------------------------- claiming

@@ -40,9 +40,11 @@ from arena.contract import (
     DEFAULT_TIME_CONTROL,
     VERSION_PREFIX,
     ContractError,
+    ErrorKind,
     MatchSpec,
     SeatSpec,
     TimeControl,
+    builtin_bot,
 )
 from arena.outcome import MatchOutcome
 from matches import seat_logs
@@ -78,7 +80,7 @@ def _seat_spec(version: BotVersion) -> SeatSpec:
     if version.builtin_name == HUMAN:  # a person's seat (the play app's matches)
         return SeatSpec(bot=HUMAN)
     if version.builtin_name:
-        return SeatSpec(bot=f"builtin:{version.builtin_name}")
+        return SeatSpec(bot=builtin_bot(version.builtin_name))
     return SeatSpec(
         bot=f"{VERSION_PREFIX}{version.pk}",
         sha256=version.sha256,
@@ -141,7 +143,7 @@ def _send(match_id: int, attempt: int, kind: str = MatchKind.STANDALONE) -> None
         if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
             # Inline: the task raised while playing; the log says what failed, not the match.
             log.exception("match %s failed inline", match_id)
-            mark_error(match_id, PLAY_FAILED)
+            mark_error(match_id, PLAY_FAILED, ErrorKind.WORKER)
         else:
             # Marked unsent: the next sweep sends it again, not one after the queue's patience.
             log.warning("match %s not sent (%s); the sweeper will send it again", match_id, exc)
@@ -194,14 +196,15 @@ def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -
             parsed = MatchOutcome.from_json(outcome, seats=len(seats))
         except ContractError as exc:
             log.error("match %s: the referee returned a malformed outcome: %s", match.pk, exc)
-            return _fail(match, PLAY_FAILED)
+            return _fail(match, PLAY_FAILED, ErrorKind.OUTCOME)
         replay, logs, marks = _public_replay(parsed.replay, seats)
         if replay:
             store_replay(match.pk, replay)
         match.result = parsed.result or None
         _set_finished_at(match)
         if parsed.status != MatchStatus.FINISHED:
-            return _fail(match, public_error(parsed.error, match_id=match.pk))
+            kind = parsed.error_kind or ErrorKind.ENGINE
+            return _fail(match, public_error(parsed.error, kind, match_id=match.pk), kind)
         for seat, data in zip(seats, parsed.seats, strict=True):
             seat.score = data.score
             seat.rank = data.rank
@@ -215,6 +218,7 @@ def record_outcome(match_id: int, outcome: Any, *, attempt: int | None = None) -
         )
         match.status = MatchStatus.FINISHED
         match.error = ""
+        match.error_kind = ""
         match.deadline_at = None
         match.lease_until = None
         match.save()
@@ -234,10 +238,11 @@ def _set_finished_at(match: Match) -> None:
         match.duration_ms = int((now - match.started_at) / timedelta(milliseconds=1))
 
 
-def _fail(match: Match, error: str) -> Match:
-    """Inside the recording transaction: mark error and announce it."""
+def _fail(match: Match, error: str, kind: ErrorKind) -> Match:
+    """Inside the recording transaction: mark error (what failed, and its kind) and announce it."""
     match.status = MatchStatus.ERROR
     match.error = error or "unknown error"
+    match.error_kind = kind
     match.deadline_at = None
     match.lease_until = None
     if match.finished_at is None:
@@ -247,13 +252,13 @@ def _fail(match: Match, error: str) -> Match:
     return match
 
 
-def mark_error(match_id: int, error: str) -> None:
-    """A system failure: the match is ``error`` and never rated (safe to call twice)."""
+def mark_error(match_id: int, error: str, kind: ErrorKind) -> None:
+    """A system failure of ``kind``: the match is ``error`` and never rated (safe to call twice)."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
         if match.is_done:
             return
-        _fail(match, error)
+        _fail(match, error, kind)
 
 
 def _public_replay(
@@ -309,6 +314,7 @@ def requeue_locked(locked: Match, *, why: str = "") -> None:
     locked.attempts += 1
     locked.dispatched_at = timezone.now()
     locked.error = why
+    locked.error_kind = ""
     locked.deadline_at = None
     locked.lease_until = None
     locked.started_at = None

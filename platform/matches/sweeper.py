@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from matches.models import HELD, Match, MatchStatus
+from matches.models import HELD, ErrorKind, Match, MatchStatus
 from matches.services import mark_error, requeue_locked
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,8 @@ def take_back(match_id: int, now: datetime, attempts: int) -> str | None:
         if match is None:
             return None
         if match.status in HELD and match.attempts >= settings.ARENA_MATCH_ATTEMPTS:
-            mark_error(match.pk, f"no worker finished this match in {match.attempts} attempts")
+            why = f"no worker finished this match in {match.attempts} attempts"
+            mark_error(match.pk, why, ErrorKind.LOST)
             return "failed"
         requeue_locked(match)
         return "requeued"

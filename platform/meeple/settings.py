@@ -17,6 +17,7 @@ from csp.constants import NONE, SELF
 from foundation.converters import IdConverter
 
 from arena.viewer import STATIC_DIR as VIEWER_STATIC
+from meeple import arena_settings as _arena  # read once there; the broker's timeout needs them
 from meeple.database import bounded_options
 from meeple.env import (
     REPO_ROOT,
@@ -296,8 +297,7 @@ else:
         # an unacknowledged message is redelivered only after this, and the sweeper acts well
         # before (a redelivery of a match still in hand would only find it taken).
         "visibility_timeout": max(
-            int(os.environ.get("ARENA_MATCH_TIME_LIMIT_S", "900")),
-            int(os.environ.get("ARENA_HUMAN_MATCH_TIME_LIMIT_S", "10800")),
+            _arena.ARENA_MATCH_TIME_LIMIT_S, _arena.ARENA_HUMAN_MATCH_TIME_LIMIT_S
         )
         + 3600,
         # Sending to a broker that is down fails fast; the sweeper sends again later.

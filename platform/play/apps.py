@@ -8,7 +8,7 @@ class PlayConfig(AppConfig):
     def ready(self) -> None:
         # lazy: ready() runs once every app is loaded; these import models, which a module-level
         # import in apps.py would load before the app registry is ready.
-        from arena.human import register_channel_factory
+        from arena.human_seat import register_channel_factory
         from play.channel import channel_for_spec
 
         # Workers reach the people of a match through the shared cache (docs/human-play.md).

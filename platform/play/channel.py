@@ -28,7 +28,7 @@ from django.core.cache import BaseCache, caches
 from django.core.cache.backends.filebased import FileBasedCache
 
 from arena.contract import MatchSpec
-from arena.human import HumanEnd, HumanGone, HumanRequest, HumanTime
+from arena.human_seat import HumanEnd, HumanGone, HumanRequest, HumanTime
 from arena.pictures import action_targets, render_svg, render_text
 
 #: How often the worker looks for an answer.
@@ -66,7 +66,7 @@ def key(match_id: int | str, seat: int, name: str) -> str:
 
 
 class CacheChannel:
-    """What the worker uses (``arena.human.HumanChannel``)."""
+    """What the worker uses (``arena.human_seat.HumanChannel``)."""
 
     def __init__(self, store: BaseCache | None = None, *, leave: float | None = None) -> None:
         self.store = store or play_cache()

@@ -10,6 +10,7 @@ import pytest
 from arena.contract import (
     DEFAULT_TIME_CONTROL,
     ContractError,
+    ErrorKind,
     MatchSpec,
     MatchStatus,
     SeatSpec,
@@ -129,3 +130,39 @@ def test_statuses_are_the_platform_choices() -> None:
         "error",
     ]
     assert {s for s in SeatStatus if s.is_fault} == set(SeatStatus) - {SeatStatus.OK}
+
+
+# ------------------------------------------------------------------------------ error kinds
+
+
+def test_an_error_outcome_carries_its_kind_both_ways() -> None:
+    refused = MatchOutcome.refused(None, "match refused: nope", ErrorKind.NO_BOUNDARY)
+    again = MatchOutcome.from_json(refused.to_json(replay=True))
+    assert again.error_kind is ErrorKind.NO_BOUNDARY and again.error == "match refused: nope"
+    assert MatchOutcome.refused(None, "match refused: x").error_kind is ErrorKind.REFUSED
+    with pytest.raises(ContractError, match="error_kind 'melted' is unknown"):
+        MatchOutcome.from_json({**refused.to_json(), "error_kind": "melted"})
+
+
+@pytest.mark.parametrize(
+    ("error", "kind"),
+    [
+        ("match refused: the process sandbox is not a security boundary: ...", "no_boundary"),
+        ("match refused: the bot's code could not be unpacked", "refused"),
+        ("the match took over 900 s", "time_limit"),
+        ("sandbox: docker is not reachable", "sandbox"),
+        ("KeyError: 'deck'", "engine"),
+    ],
+)
+def test_an_outcome_from_before_kinds_is_read_by_its_sentence(error: str, kind: str) -> None:
+    """A worker from before error kinds told only in words: the one place they are read."""
+    old = {"status": "error", "error": error, "seats": []}
+    assert MatchOutcome.from_json(old).error_kind == kind
+
+
+def test_a_finished_outcome_has_no_error_kind_and_the_referee_sets_one() -> None:
+    played = run_match("trnd", ["builtin:random"] * 3, seed=1)
+    assert played.ok and played.error_kind is None
+    timed_out = run_match("trnd", ["builtin:random"] * 3, seed=1, deadline_s=0.0)
+    assert timed_out.error_kind is ErrorKind.TIME_LIMIT
+    assert ErrorKind.TIME_LIMIT.is_public and not ErrorKind.ENGINE.is_public

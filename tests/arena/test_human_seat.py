@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from arena.botspec import BotSpecError
-from arena.human import HumanEnd, HumanGone, HumanRequest, HumanTime, action_label
+from arena.human_seat import HumanEnd, HumanGone, HumanRequest, HumanTime, action_label
 from arena.pictures import render_text
 from arena.referee import run_match
 from arena.replay import load_replay, verify_replay

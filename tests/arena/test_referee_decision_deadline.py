@@ -12,7 +12,7 @@ import time
 
 from referee_helpers import descendants, seats_for
 
-from arena.human import HumanChannel, HumanEnd, HumanRequest, HumanTime
+from arena.human_seat import HumanChannel, HumanEnd, HumanRequest, HumanTime
 from arena.referee import TimeControl, run_match
 
 #: Far beyond the deadline, and beyond what a test waits (TOLERATED_S).

@@ -4,6 +4,7 @@ click on the board always has something to land on; a game without targets gives
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import xml.etree.ElementTree as ET
@@ -11,7 +12,9 @@ from collections import Counter
 
 import pytest
 
+import arena.pictures
 from arena.pictures import action_targets, render_svg
+from games import registry
 from games.registry import get_game
 
 ATTR = re.compile(r'\[([\w-]+)="([^"]*)"\]')
@@ -85,13 +88,14 @@ def test_trnd_targets_name_the_slot_the_pile_and_the_hand() -> None:
 
 
 def test_a_game_without_targets_gives_none(monkeypatch: pytest.MonkeyPatch) -> None:
-    import arena.pictures
-
     state = next(iter(positions("manhattan-traffiq", 2, 1)))
     legal = state.legal_actions()
     assert any(action_targets("manhattan-traffiq", state.to_json(), legal))
     # a game whose renderer has no action_targets, or one that answers for too few actions
-    monkeypatch.setattr(arena.pictures, "_find", lambda *args: None)
+    entry = registry.entry("manhattan-traffiq")
+    without = dataclasses.replace(entry, action_targets=None)
+    monkeypatch.setattr(arena.pictures, "_entry", lambda slug: without)
     assert action_targets("manhattan-traffiq", state.to_json(), legal) == [None] * len(legal)
-    monkeypatch.setattr(arena.pictures, "_find", lambda *args: lambda view, acts: ["[x]"])
+    too_few = dataclasses.replace(entry, action_targets=lambda view, acts: ["[x]"])
+    monkeypatch.setattr(arena.pictures, "_entry", lambda slug: too_few)
     assert action_targets("manhattan-traffiq", state.to_json(), legal) == [None] * len(legal)

@@ -16,7 +16,7 @@ import pytest
 from test_action_targets import count_matches
 
 from arena import pictures
-from arena.human import HumanRequest, TerminalChannel
+from arena.human_seat import HumanRequest, TerminalChannel
 from arena.referee import run_match
 from arena.viewer import steps as replay_steps
 from games.base import GameError, GameState

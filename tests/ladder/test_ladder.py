@@ -16,7 +16,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from ladder import qualification, services
 from ladder.challenges import create_challenge
 from ladder.models import LadderEntry, LadderMatch
-from matches.models import Match, MatchKind, MatchStatus
+from matches.models import ErrorKind, Match, MatchKind, MatchStatus
 from ratings.models import RatingChange
 
 from tests.site_fixtures import BOT_SOURCE
@@ -207,7 +207,7 @@ def test_a_worker_refusing_a_stranger_makes_the_version_wait(
     rounds(user_bot.game, 1)
     version.refresh_from_db()
     qual = Match.objects.get(ladder__version=version)
-    assert qual.status == MatchStatus.ERROR and "not a security boundary" in qual.error
+    assert qual.status == MatchStatus.ERROR and qual.error_kind == ErrorKind.NO_BOUNDARY
     assert version.status == VersionStatus.WAITING_SANDBOX
     assert "security boundary" in version.status_reason
     assert not LadderEntry.objects.filter(bot=user_bot).exists()
@@ -222,7 +222,7 @@ def test_platform_errors_never_count(user_bot: Bot, builtin_versions, rounds) ->
     sweep_checks()  # its check (never sent: no commit in this test's transaction)
     services.tick(user_bot.game)  # made, not sent (no commit in this test's transaction)
     qual = Match.objects.get(ladder__version=version)
-    mark_error(qual.pk, "worker lost")
+    mark_error(qual.pk, "worker lost", ErrorKind.WORKER)
     version.refresh_from_db()
     assert version.status == VersionStatus.UPLOADED and "platform" in version.status_reason
     rounds(user_bot.game, 1)  # tried again, and it passes
@@ -233,7 +233,7 @@ def test_platform_errors_never_count(user_bot: Bot, builtin_versions, rounds) ->
     entry.save()
     report = services.tick(user_bot.game)
     for match_id in report.ladder_matches:
-        mark_error(match_id, "worker lost")
+        mark_error(match_id, "worker lost", ErrorKind.WORKER)
     entry.refresh_from_db()
     assert report.ladder_matches and entry.fault_streak == 1 and not entry.is_suspended
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from django.core.exceptions import ValidationError
-from matches.models import Match, MatchStatus
+from matches.models import ErrorKind, Match, MatchStatus
 from matches.services import create_match, dispatch_match, match_spec, record_outcome
 from ratings.models import Rating, RatingChange
 
@@ -207,6 +207,6 @@ def test_uploads_refused_by_the_process_sandbox_unless_allowed(
         bot=create_bot(owner=user, game=trnd, name="stranger"), filename="main.py", data=BOT_SOURCE
     )
     match = dispatch_match(create_match(game=trnd, versions=[upload, *builtin_versions], seed=2))
-    assert match.status == MatchStatus.ERROR
+    assert match.status == MatchStatus.ERROR and match.error_kind == ErrorKind.NO_BOUNDARY
     assert "not a security boundary" in match.error and "Docker" in match.error
     assert not Rating.objects.exists()

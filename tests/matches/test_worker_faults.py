@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.db import OperationalError
 from matches import playing, services, sweeper
 from matches.errors import PLAY_FAILED, SETUP_FAILED, public_error
-from matches.models import Match, MatchKind, MatchStatus
+from matches.models import ErrorKind, Match, MatchKind, MatchStatus
 from matches.services import create_match, dispatch_match
 
 
@@ -102,17 +102,19 @@ def test_an_eager_send_that_raises_stores_no_exception_text(
 
 
 @pytest.mark.parametrize(
-    ("error", "public"),
+    ("error", "kind", "public"),
     [
-        ("match refused: the bot's code could not be unpacked", None),
-        ("the match took over 900 s", None),
-        ("sandbox: cannot create /var/lib/arena/bots/pool-3", PLAY_FAILED),
-        ("RecursionError: maximum recursion depth exceeded", PLAY_FAILED),
-        ("", PLAY_FAILED),
+        ("match refused: the bot's code could not be unpacked", ErrorKind.REFUSED, None),
+        ("the match took over 900 s", ErrorKind.TIME_LIMIT, None),
+        ("sandbox: cannot create /var/lib/arena/bots/pool-3", ErrorKind.SANDBOX, PLAY_FAILED),
+        ("RecursionError: maximum recursion depth exceeded", ErrorKind.ENGINE, PLAY_FAILED),
+        # the kind decides, not the words: an engine's message that reads like a refusal
+        ("match refused: /home/worker/secret.py", ErrorKind.ENGINE, PLAY_FAILED),
+        ("", ErrorKind.REFUSED, PLAY_FAILED),
     ],
 )
-def test_public_errors(error: str, public: str | None) -> None:
-    assert public_error(error) == (public or error)
+def test_public_errors(error: str, kind: ErrorKind, public: str | None) -> None:
+    assert public_error(error, kind) == (public or error)
 
 
 # --------------------------------------------------------------------------------- claiming

@@ -10,7 +10,7 @@ import itertools
 import pytest
 from competitions.tournaments.services import create_tournament
 from django.core.management import call_command
-from matches.models import MatchStatus
+from matches.models import ErrorKind, MatchStatus
 from ratings.models import Rating, RatingChange
 
 from tests.competitions.tournaments.test_formats_on_the_site import field, play
@@ -46,7 +46,7 @@ def test_error_match_can_be_requeued_and_is_then_rated_once(
 
     a, b = field(games, 2)
     m = create_match(game=games["manhattan-traffiq"], versions=[a, b], seed=1)
-    mark_error(m.pk, "the worker's disk was full")
+    mark_error(m.pk, "the worker's disk was full", ErrorKind.WORKER)
     m.refresh_from_db()
     assert m.status == MatchStatus.ERROR and not RatingChange.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
