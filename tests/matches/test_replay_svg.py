@@ -71,7 +71,7 @@ def test_renderers_are_the_ones_each_game_declares() -> None:
     from games.trishaw_frenzy.render import render_text
     from games.trishaw_frenzy.render_svg import render_svg
 
-    assert games.trishaw_frenzy.RENDER_SVG is render_svg
+    assert games.trishaw_frenzy.ENTRY.render_svg is render_svg
     assert replay_steps.svg_renderer_for("trishaw-frenzy") is render_svg
     assert replay_steps.renderer_for("trishaw-frenzy") is render_text
     assert replay_steps.svg_renderer_for("no-such-game") is None
