@@ -1,6 +1,6 @@
 """What each language costs a seat: ``python bench/language_overhead.py [--quick] [--markdown]``.
 
-For every language of sandbox/languages.py (Python first, then the others), its starter bot
+For every language of sandbox/languages/ (Python first, then the others), its starter bot
 (arena/starters/<lang>/) is built once (not timed), then, per backend (Docker cold: a container
 per start; the process backend where the host has the language's toolchain):
 

@@ -31,7 +31,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 def protocol(request: HttpRequest) -> HttpResponse:
     """The bot protocol: the repository's ``arena/bot-protocol.md``, rendered, with the
-    languages a bot may be uploaded in (``sandbox/languages.py``, through the arena)."""
+    languages a bot may be uploaded in (``sandbox/languages/``, through the arena)."""
     return render(
         request,
         "site_pages/docs/protocol.html",

@@ -86,7 +86,7 @@ def test_protocol_page_is_the_packaged_protocol_doc(client) -> None:
     html = client.get("/docs/protocol/").content.decode()
     assert render_markdown(DOC.read_text()) in html
     assert "Bot protocol, version 1" in _text(html)
-    # ... and names every language an upload may be in, from sandbox/languages.py
+    # ... and names every language an upload may be in, from sandbox/languages/
     for name in ("Python 3.11", "JavaScript", "Java 17", "C++20", "Rust", "Go 1.19"):
         assert name in _text(html)
 

@@ -1,4 +1,4 @@
-"""Every image sandbox/languages.py names is one the build script makes (and the deployment
+"""Every image sandbox/languages/ names is one the build script makes (and the deployment
 Dockerfile has a target for): adding a language without its image fails here, not in CI's
 first match."""
 

@@ -21,7 +21,7 @@ from tests.workers.test_ladder_worker import _database_url, beat, signed_up, wai
 
 pytestmark = [pytest.mark.redis, pytest.mark.docker, pytest.mark.django_db(transaction=True)]
 
-#: Every language sandbox/languages.py declares (a seventh is played here once it is added).
+#: Every language sandbox/languages/ declares (a seventh is played here once it is added).
 LANGUAGES = tuple(ALL_LANGUAGES)
 ENV = {
     "ARENA_SANDBOX": "docker",
