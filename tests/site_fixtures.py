@@ -120,3 +120,21 @@ def rounds(inline: Callable[..., Any]) -> Callable[..., None]:
             inline(ladder_tick, game, rng=rng)
 
     return run
+
+
+#: The fixtures a site test folder's conftest takes with ``from tests.site_fixtures import *``
+#: (the autouse ones too): added here once, seen by every such folder.
+FIXTURES = [
+    "_celery_inline",
+    "_media_root",
+    "builtin_versions",
+    "games",
+    "inline",
+    "other_user",
+    "rounds",
+    "three_versions",
+    "trnd",
+    "user",
+    "user_bot",
+]
+__all__ = [*FIXTURES, "BOT_SOURCE", "make_zip"]

@@ -1,15 +1,4 @@
 """Fixtures for the tests of ratings: the site's (tests/site_fixtures.py)."""
 
-from tests.site_fixtures import (  # noqa: F401  fixtures, found by name
-    _celery_inline,
-    _media_root,
-    builtin_versions,
-    games,
-    inline,
-    other_user,
-    rounds,
-    three_versions,
-    trnd,
-    user,
-    user_bot,
-)
+# Every fixture of the site's tests, the list in one place (site_fixtures.FIXTURES).
+from tests.site_fixtures import *  # noqa: F403
